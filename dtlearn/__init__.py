@@ -1,0 +1,22 @@
+"""dtlearn: decision-tree induction you can watch, with every number exact.
+
+The public API (stable names):
+    Dataset, read_csv, DataError, dataset_names, load_dataset
+    entropy, gini, misclassification
+    split_table, fit, Tree
+    partition
+"""
+
+from .catalog import dataset_info, dataset_names, load_dataset
+from .data import DataError, Dataset, read_csv
+from .impurity import entropy, gini, misclassification
+from .induction import fit, split_table
+from .partition import Rectangle, SplitLine, partition, split_lines
+from .settings import ALGORITHMS, PRESETS, Settings, make_settings
+from .tree import Node, Step, Tree
+
+__all__ = [
+    "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
+    "Tree", "dataset_info", "dataset_names", "entropy", "fit", "gini", "load_dataset", "make_settings",
+    "misclassification", "partition", "read_csv", "split_lines", "split_table",
+]

@@ -1,0 +1,145 @@
+"""A tree written out: Graphviz DOT, indented text, IF-THEN rules and a JSON-ready dict.
+
+Every attribute name, value and class label reaching DOT goes through `html.escape` inside
+an HTML-like label, so no name from a file can break or inject into the DOT source.
+"""
+
+from __future__ import annotations
+
+import html
+
+import graphviz
+
+from .data import label
+from .tree import Node, Tree
+
+PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
+           "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
+IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy"}
+
+
+def class_color(tree: Tree, cls: str) -> str:
+    return PALETTE[tree.classes.index(cls) % len(PALETTE)]
+
+
+def _counts(tree: Tree, node: Node) -> str:
+    parts = [f"{label(round(w, 2))} {c}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
+    return ", ".join(parts) if parts else "no rows"
+
+
+def _label(tree: Tree, node: Node) -> str:
+    e = html.escape
+    impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {node.impurity:.3f}"
+    size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
+    if node.status == "split":
+        title = f"<B>{e(node.test.attribute)}</B>"
+        if node.test.kind == "threshold":
+            title = f"<B>{e(node.test.describe())}</B>"
+    elif node.status == "pending":
+        title = "<I>not decided yet</I>"
+    else:
+        title = f"<B>{e(tree.target)} = {e(node.prediction)}</B>"
+    return f"<{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
+
+
+def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
+    """The tree as a `graphviz.Digraph`; `highlight` is a node id drawn with a thick red border."""
+    dot = graphviz.Digraph("tree", graph_attr={"rankdir": "TB", "nodesep": "0.3", "ranksep": "0.45"},
+                           node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
+                                      "fontsize": "12"},
+                           edge_attr={"fontname": "Helvetica", "fontsize": "11"})
+    for node in tree.root.walk():
+        attributes = {"fillcolor": "white"}
+        if node.status == "leaf":
+            attributes["fillcolor"] = class_color(tree, node.prediction)
+        elif node.status == "pending":
+            attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
+        if node.id == highlight:
+            attributes.update(color="#d62728", penwidth="3")
+        dot.node(f"n{node.id}", _label(tree, node), **attributes)
+        for child in node.children:
+            dot.edge(f"n{node.id}", f"n{child.id}", label=f"<{html.escape(child.branch)}>")
+    return dot
+
+
+def to_dot(tree: Tree, highlight: int | None = None) -> str:
+    """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart)."""
+    return to_graphviz(tree, highlight).source
+
+
+def to_text(tree: Tree) -> str:
+    """Indented text in the style of Weka's J48: `attribute = value: class (n/errors)`.
+
+    >>> from dtlearn import fit, load_dataset
+    >>> print(fit(load_dataset("tennis"), "id3").to_text().splitlines()[0])
+    outlook = Sunny
+    """
+    root = tree.root
+    if root.is_leaf:
+        return f": {_leaf_text(root)}"
+    lines: list[str] = []
+    _text(root, 0, lines)
+    return "\n".join(lines)
+
+
+def _text(node: Node, level: int, lines: list[str]) -> None:
+    for child in node.children:
+        head = "|   " * level + node.test.condition(node.children.index(child))
+        if child.is_leaf:
+            lines.append(f"{head}: {_leaf_text(child)}")
+        else:
+            lines.append(head)
+            _text(child, level + 1, lines)
+
+
+def _leaf_text(node: Node) -> str:
+    if node.status == "pending":
+        return "? (not decided yet)"
+    errors = node.n - max(node.class_weights)
+    n = label(round(node.n, 2))
+    return f"{node.prediction} ({n}/{label(round(errors, 2))})" if errors > 1e-9 else f"{node.prediction} ({n})"
+
+
+def rules(tree: Tree) -> list[str]:
+    """One IF-THEN rule per leaf, conditions from the root down.
+
+    >>> from dtlearn import fit, load_dataset
+    >>> fit(load_dataset("tennis"), "id3").rules()[0]
+    'IF outlook = Sunny AND humidity = High THEN play = No (3 rows)'
+    """
+    lines = []
+    for leaf in tree.root.leaves():
+        condition = " AND ".join(leaf.path) if leaf.path else "TRUE"
+        outcome = "?" if leaf.status == "pending" else leaf.prediction
+        lines.append(f"IF {condition} THEN {tree.target} = {outcome} ({label(round(leaf.n, 2))} rows)")
+    return lines
+
+
+def to_dict(tree: Tree) -> dict:
+    """The tree as plain dicts and lists (JSON-serialisable)."""
+    return {
+        "target": tree.target,
+        "classes": list(tree.classes),
+        "algorithm": tree.algorithm,
+        "settings": tree.settings.to_dict(),
+        "steps": len(tree.steps),
+        "total_steps": tree.total_steps,
+        "root": _node_dict(tree.root),
+    }
+
+
+def _node_dict(node: Node) -> dict:
+    return {
+        "id": node.id,
+        "depth": node.depth,
+        "status": node.status,
+        "n": node.n,
+        "class_weights": list(node.class_weights),
+        "prediction": node.prediction,
+        "impurity": node.impurity,
+        "leaf_reason": node.leaf_reason,
+        "step": node.step,
+        "test": node.test.to_dict() if node.test else None,
+        "branches": list(node.test.branch_labels) if node.test else [],
+        "children": [_node_dict(child) for child in node.children],
+    }

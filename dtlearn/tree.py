@@ -1,0 +1,279 @@
+"""The induced tree: nodes, the recorded steps, and prediction.
+
+A tree is defined by its steps: `Tree.from_steps` replays them, so `at_step(k)` (the tree
+after k decisions) and the final tree come from the same code. Node ids are given when a
+node is created (the root is 0; a split numbers its children next), so a node keeps its
+id in every partial tree. Steps follow depth-first pre-order: a node is decided, then its
+first branch's subtree entirely, then the next branch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Callable, Iterator
+
+import numpy as np
+import pandas as pd
+
+from .conditions import UNKNOWN_BRANCH, Test
+
+SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One decision of induction: split a node (and why) or make it a leaf (and which rule)."""
+
+    number: int  # 1-based position in the trace
+    node_id: int
+    parent_id: int | None
+    branch: str | None  # the branch label leading here from the parent ("= Sunny", "<= 2.45")
+    depth: int
+    path: tuple[str, ...]  # the conditions from the root to this node
+    class_weights: tuple[float, ...]
+    prediction: str
+    impurity: float
+    action: str  # SPLIT, LEAF or COLLAPSE
+    reason: str  # in words: why this split won, or which stopping condition made a leaf
+    stop: str | None = None  # short code of the stopping condition (leaf and collapse steps)
+    test: Test | None = None
+    child_ids: tuple[int, ...] = ()
+    child_weights: tuple[tuple[float, ...], ...] = ()
+    branch_fractions: tuple[float, ...] = ()  # r~_v: shares of known weight, used for unknown values
+    evaluate: Callable | None = field(default=None, repr=False)  # -> splits.Evaluation, made on demand
+
+    @property
+    def n(self) -> float:
+        return float(sum(self.class_weights))
+
+    @cached_property
+    def evaluation(self):
+        return self.evaluate() if self.evaluate else None
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """The node's candidate table, exactly as `split_table` gives it for this node's rows."""
+        evaluation = self.evaluation
+        if evaluation is None:
+            from .splits import TABLE_COLUMNS
+
+            return pd.DataFrame(columns=TABLE_COLUMNS)
+        table = evaluation.table
+        if self.action != SPLIT:
+            table = table.assign(chosen=False)
+        return table
+
+    @property
+    def chosen_row(self) -> int | None:
+        """Position of the chosen candidate in `table` (None for a leaf)."""
+        chosen = self.table["chosen"].to_numpy(dtype=bool)
+        return int(chosen.argmax()) if chosen.any() else None
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    id: int
+    depth: int
+    branch: str | None
+    path: tuple[str, ...]
+    class_weights: tuple[float, ...]
+    distribution: tuple[float, ...]  # class probabilities it predicts (an empty leaf: its parent's)
+    prediction: str
+    impurity: float
+    status: str  # "split", "leaf" or "pending" (not decided yet in a partial tree)
+    test: Test | None = None
+    children: tuple["Node", ...] = ()
+    branch_fractions: tuple[float, ...] = ()
+    leaf_reason: str | None = None
+    stop: str | None = None
+    step: int | None = None  # number of the step that decided it
+
+    @property
+    def n(self) -> float:
+        return float(sum(self.class_weights))
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and all below it, depth-first pre-order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def leaves(self) -> Iterator["Node"]:
+        return (node for node in self.walk() if node.is_leaf)
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    target: str
+    classes: tuple[str, ...]
+    kinds: dict  # attribute -> "categorical" | "numeric"
+    settings: object  # settings.Settings
+    root_weights: tuple[float, ...]
+    root_impurity: float
+    steps: tuple[Step, ...]
+    total_steps: int  # of the complete induction; len(steps) for a partial tree is less
+    ranges: dict = field(default_factory=dict)  # numeric attribute -> (min, max) of training values
+
+    @property
+    def algorithm(self) -> str:
+        return self.settings.algorithm
+
+    @cached_property
+    def root(self) -> Node:
+        return _build(self)
+
+    def node(self, node_id: int) -> Node:
+        for node in self.root.walk():
+            if node.id == node_id:
+                return node
+        raise KeyError(f"No node {node_id} in this tree.")
+
+    def nodes(self) -> Iterator[Node]:
+        return self.root.walk()
+
+    @property
+    def n_leaves(self) -> int:
+        return sum(1 for _ in self.root.leaves())
+
+    @property
+    def n_nodes(self) -> int:
+        return sum(1 for _ in self.root.walk())
+
+    @property
+    def depth(self) -> int:
+        return max(node.depth for node in self.root.walk())
+
+    @property
+    def is_complete(self) -> bool:
+        return len(self.steps) == self.total_steps
+
+    def at_step(self, k: int) -> "Tree":
+        """The tree as it stood after its first k steps (0: the root alone, undecided)."""
+        if not 0 <= k <= self.total_steps:
+            raise ValueError(f"Step must be between 0 and {self.total_steps}, not {k}.")
+        return replace(self, steps=self.steps[:k])
+
+    # prediction ---------------------------------------------------------------------
+    def predict_proba(self, frame: pd.DataFrame) -> np.ndarray:
+        """Class probabilities (columns in `classes` order). A row whose tested value is
+        missing (or unseen) goes down every branch, weighted by the branch's share of the
+        training weight, and the leaf distributions are combined (C4.5; seed 003)."""
+        weights = np.ones(len(frame))
+        result = np.zeros((len(frame), len(self.classes)))
+        self._spread(self.root, frame, weights, result)
+        return result
+
+    def _spread(self, node: Node, frame, weights, result) -> None:
+        if node.is_leaf:
+            result += weights[:, None] * np.asarray(node.distribution)[None, :]
+            return
+        branch = node.test.branch_of(_column(frame, node.test.attribute))
+        for b, child in enumerate(node.children):
+            share = np.where(branch == b, 1.0, np.where(branch == UNKNOWN_BRANCH, node.branch_fractions[b], 0.0))
+            if (share > 0).any():
+                self._spread(child, frame, weights * share, result)
+
+    def predict(self, frame: pd.DataFrame) -> np.ndarray:
+        """The most probable class of each row (ties: the first class in `classes`)."""
+        proba = self.predict_proba(frame)
+        return np.asarray(self.classes, dtype=object)[np.argmax(proba, axis=1)]
+
+    def apply(self, frame: pd.DataFrame) -> np.ndarray:
+        """The leaf id of each row; at a missing value the row follows the heaviest branch."""
+        ids = np.full(len(frame), -1)
+        self._route(self.root, frame, np.arange(len(frame)), ids)
+        return ids
+
+    def _route(self, node: Node, frame, rows, ids) -> None:
+        if node.is_leaf:
+            ids[rows] = node.id
+            return
+        branch = node.test.branch_of(_column(frame.iloc[rows], node.test.attribute))
+        heaviest = int(np.argmax(node.branch_fractions))
+        branch = np.where(branch == UNKNOWN_BRANCH, heaviest, branch)
+        for b, child in enumerate(node.children):
+            if (branch == b).any():
+                self._route(child, frame, rows[branch == b], ids)
+
+    # export (free functions in `export`; these are conveniences) ---------------------
+    def to_dot(self, highlight: int | None = None) -> str:
+        from .export import to_dot
+
+        return to_dot(self, highlight=highlight)
+
+    def to_text(self) -> str:
+        from .export import to_text
+
+        return to_text(self)
+
+    def rules(self) -> list[str]:
+        from .export import rules
+
+        return rules(self)
+
+    def to_dict(self) -> dict:
+        from .export import to_dict
+
+        return to_dict(self)
+
+
+def _column(frame: pd.DataFrame, attribute: str) -> pd.Series:
+    if attribute not in frame.columns:
+        raise ValueError(f"The rows to predict have no column '{attribute}', which the tree tests.")
+    return frame[attribute]
+
+
+def majority(weights) -> int:
+    """Index of the heaviest class; ties go to the first class in order."""
+    return int(np.argmax(np.asarray(weights, dtype=float)))
+
+
+def _distribution(weights, fallback) -> tuple[float, ...]:
+    total = float(sum(weights))
+    if total <= 0:
+        return tuple(fallback)
+    return tuple(float(w) / total for w in weights)
+
+
+def _build(tree: Tree) -> Node:
+    """Replay the steps into nested nodes."""
+    from .impurity import IMPURITY
+
+    impurity = IMPURITY[tree.settings.impurity]
+    records = {0: dict(weights=tree.root_weights, depth=0, branch=None, path=(), parent=None)}
+    decided: dict[int, Step] = {}
+    for step in tree.steps:
+        if step.action == SPLIT:
+            parent = records[step.node_id]
+            for b, (child_id, weights) in enumerate(zip(step.child_ids, step.child_weights)):
+                records[child_id] = dict(
+                    weights=weights, depth=parent["depth"] + 1, branch=step.test.branch_labels[b],
+                    path=parent["path"] + (step.test.condition(b),), parent=step.node_id,
+                )
+        decided[step.node_id] = step
+
+    def make(node_id: int, parent_distribution) -> Node:
+        record, step = records[node_id], decided.get(node_id)
+        weights = tuple(float(w) for w in record["weights"])
+        distribution = _distribution(weights, parent_distribution)
+        common = dict(
+            id=node_id, depth=record["depth"], branch=record["branch"], path=record["path"],
+            class_weights=weights, distribution=distribution,
+            prediction=tree.classes[majority(distribution)],
+            impurity=float(impurity(np.asarray(weights))),
+        )
+        if step is None:
+            return Node(status="pending", **common)
+        if step.action == SPLIT:
+            children = tuple(make(c, distribution) for c in step.child_ids)
+            return Node(status="split", test=step.test, children=children,
+                        branch_fractions=step.branch_fractions, step=step.number, **common)
+        return Node(status="leaf", leaf_reason=step.reason, stop=step.stop, step=step.number, **common)
+
+    uniform = tuple(1.0 / len(tree.classes) for _ in tree.classes)
+    return make(0, uniform)

@@ -1,0 +1,75 @@
+"""dtlearn's ID3 and C4.5 against stored Weka 3.6.14 trees (no Java needed).
+
+The reference outputs live in tests/fixtures/weka/ (see its README): Weka's
+``Id3`` for ``algorithm="id3"`` and ``J48 -U -M 2`` (unpruned C4.5) for
+``algorithm="c45"``. The pruned J48 outputs are stored too but not checked yet.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal  # noqa: E402
+
+FIXTURES = HERE / "fixtures" / "weka"
+
+ID3_DATASETS = ["tennis", "contact_lenses", "credit_risk", "watermelon_2"]
+C45_DATASETS = [
+    "tennis",
+    "contact_lenses",
+    "credit_risk",
+    "weather_numeric",
+    "iris",
+    "watermelon_2",
+    "watermelon_3",
+    "internship",
+    "watermelon_2alpha",
+]
+
+# Which stored J48 run algorithm="c45" must reproduce. "j48_unpruned" is
+# Weka's J48 -U, which still *collapses* subtrees that do not lower the
+# training error (as C4.5 itself does); "j48_unpruned_nocollapse" is the same
+# grown tree without that step (see fixtures/weka/README.md).
+C45_REFERENCE = "j48_unpruned"
+
+MISSING_VALUES_XFAIL = pytest.mark.xfail(reason="C4.5 missing-value handling is issue 4", strict=False)
+
+
+def _cases():
+    for name in ID3_DATASETS:
+        yield pytest.param(name, "id3", "id3", id=f"{name}-id3")
+    for name in C45_DATASETS:
+        marks = [MISSING_VALUES_XFAIL] if name == "watermelon_2alpha" else []
+        yield pytest.param(name, "c45", C45_REFERENCE, id=f"{name}-c45", marks=marks)
+
+
+@pytest.mark.parametrize(("dataset", "algorithm", "learner"), list(_cases()))
+def test_tree_matches_weka(dataset, algorithm, learner):
+    import dtlearn
+
+    fixture = FIXTURES / f"{dataset}.{learner}.txt"
+    expected = parse_weka_tree(fixture.read_text(encoding="utf-8"))
+
+    data = dtlearn.load_dataset(dataset)
+    tree = dtlearn.fit(data, algorithm=algorithm)
+    got = canonical_from_dtlearn(tree.to_dict())
+
+    ok, diff = trees_equal(expected, got)
+    assert ok, (
+        f"{dataset} {algorithm} differs from Weka ({fixture.name}): {diff}\n"
+        f"--- Weka\n{render(expected)}\n--- dtlearn\n{render(got)}"
+    )
+
+
+def test_every_case_has_a_fixture():
+    for name in ID3_DATASETS:
+        assert (FIXTURES / f"{name}.id3.txt").is_file()
+    for name in C45_DATASETS:
+        for learner in ("j48_unpruned", "j48_unpruned_nocollapse", "j48_pruned"):
+            assert (FIXTURES / f"{name}.{learner}.txt").is_file()
