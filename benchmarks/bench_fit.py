@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'rows':>8} {'dtlearn s':>10} {'sklearn s':>10} {'ratio':>7} {'leaves':>8} {'same leaves':>12}")
+    print(f"{'rows':>8} {'dtlearn s':>10} {'sklearn s':>10} {'ratio':>7} {'leaves':>8} {'sklearn leaves':>15}")
     for n in args.sizes:
         X, y = make_classification(n_samples=n, n_features=20, n_informative=10, n_classes=3, random_state=0)
         frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(20)])
@@ -44,8 +44,10 @@ def main() -> None:
         theirs = best_time(lambda: DecisionTreeClassifier(random_state=0).fit(X, y), args.repeat)
         tree = dtlearn.fit(data, "cart")
         reference = DecisionTreeClassifier(random_state=0).fit(X, y)
-        same = tree.n_leaves == reference.get_n_leaves()
-        print(f"{n:>8} {ours:>10.3f} {theirs:>10.3f} {ours / theirs:>7.2f} {tree.n_leaves:>8} {str(same):>12}")
+        # leaf counts may differ by a few: exact ties between different splits are broken
+        # by column order here and by a random feature order in scikit-learn
+        print(f"{n:>8} {ours:>10.3f} {theirs:>10.3f} {ours / theirs:>7.2f} {tree.n_leaves:>8} "
+              f"{reference.get_n_leaves():>15}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from itertools import combinations
 import numpy as np
 
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .measures import BinaryStats, SplitStats
+from .measures import BinaryStats, SplitStats, ThresholdScores
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,37 +52,41 @@ class Block:
 
 
 class NumericScan:
-    """All thresholds of the numeric attributes at a node; arrays are (positions, attributes)."""
+    """All thresholds of the numeric attributes at a node; arrays are (attributes, positions).
 
-    def __init__(self, attributes, X: np.ndarray, y: np.ndarray, w: np.ndarray, node_counts: np.ndarray):
-        m, d = X.shape
+    Position i is the cut between the i-th and (i+1)-th smallest values of an attribute.
+    """
+
+    def __init__(self, attributes, values: np.ndarray, y: np.ndarray, w: np.ndarray, node_counts: np.ndarray):
         k = node_counts.shape[0]
-        self.attributes = tuple(attributes)
-        order = np.argsort(X, axis=0, kind="stable")  # NaN sorts last
-        xs = np.take_along_axis(X, order, axis=0)
+        self.attributes = tuple(attributes)  # values: (A, m), one attribute per row
+        order = np.argsort(values, axis=1)  # NaN sorts last; ties in any order (same cut counts)
+        xs = np.take_along_axis(values, order, axis=1)
         known = ~np.isnan(xs)
-        onehot = np.zeros((m, d, k))
-        flat = np.arange(m * d).reshape(m, d) * k + y[order]
-        onehot.reshape(-1)[flat.reshape(-1)] = np.where(known, w[order], 0.0).reshape(-1)
-        cumulative = np.cumsum(onehot, axis=0)
-        known_counts = cumulative[-1] if m else np.zeros((d, k))
-        missing = np.maximum(node_counts - known_counts, 0.0)
+        ys = y[order]
+        ws = np.where(known, w[order], 0.0)
+        cumulative = np.empty((k,) + xs.shape)
+        for c in range(k):
+            np.cumsum(np.where(ys == c, ws, 0.0), axis=1, out=cumulative[c])
+        known_counts = cumulative[:, :, -1] if xs.shape[1] else np.zeros((k, xs.shape[0]))
+        missing = np.maximum(node_counts[:, None] - known_counts, 0.0)
         self.xs = xs
-        self.known_counts = known_counts  # (d, k)
-        self.distinct = known[1:] & (xs[1:] > xs[:-1])  # a cut between two different values
-        self.stats = BinaryStats(cumulative[:-1], known_counts, missing)  # left branch: (m-1, d, k)
+        self.known_counts = known_counts.T  # (A, k)
+        self.missing = missing.T
+        self.distinct = known[:, 1:] & (xs[:, 1:] > xs[:, :-1])  # a cut between two different values
+        self.scores = ThresholdScores(cumulative[:, :, :-1], known_counts, missing)
 
-    @cached_property
-    def thresholds(self) -> np.ndarray:
-        below, above = self.xs[:-1], self.xs[1:]
+    def thresholds(self, j: int, positions: np.ndarray) -> np.ndarray:
+        below, above = self.xs[j, positions], self.xs[j, positions + 1]
         mid = below / 2 + above / 2  # halves first: no overflow; as scikit-learn does
         return np.where((mid >= above) | ~np.isfinite(mid), below, mid)
 
     def block(self, j: int) -> Block:
         """The candidates of attribute j: one per distinct cut, ascending."""
-        positions = np.flatnonzero(self.distinct[:, j])
-        stats = BinaryStats(self.stats.left[positions, j], self.known_counts[j], self.stats.missing[j])
-        return Block(self.attributes[j], "threshold", stats, thresholds=self.thresholds[positions, j])
+        positions = np.flatnonzero(self.distinct[j])
+        left = self.scores.left[:, j, positions].T  # (C, k)
+        stats = BinaryStats(left, self.known_counts[j], self.missing[j])
+        return Block(self.attributes[j], "threshold", stats, thresholds=self.thresholds(j, positions))
 
 
 def multiway_block(attribute: str, codes: np.ndarray, values: tuple[str, ...], y, w, node_counts) -> Block:

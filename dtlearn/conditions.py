@@ -8,6 +8,7 @@ branches by weight (C4.5, seed 003).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ class ThresholdTest:
     def describe(self) -> str:
         return f"{self.attribute} <= {label(self.threshold)}"
 
-    @property
+    @cached_property
     def branch_labels(self) -> tuple[str, ...]:
         return (f"<= {label(self.threshold)}", f"> {label(self.threshold)}")
 

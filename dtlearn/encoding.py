@@ -36,6 +36,7 @@ class Encoded:
     classes: tuple[str, ...] = field(init=False)
     y: np.ndarray = field(init=False)
     numeric_matrix: np.ndarray = field(init=False)  # (n, #numeric) float, NaN = missing
+    numeric_by_attribute: np.ndarray = field(init=False)  # its transpose, contiguous
 
     def __post_init__(self) -> None:
         frame, target = self.data.frame, self.data.target
@@ -45,6 +46,8 @@ class Encoded:
         numeric = [frame[a].to_numpy(dtype=float) for a in self.numeric_attributes]
         matrix = np.column_stack(numeric) if numeric else np.empty((len(frame), 0))
         object.__setattr__(self, "numeric_matrix", np.ascontiguousarray(matrix))
+        # (attributes, rows): a node gathers its rows of every numeric attribute in one take
+        object.__setattr__(self, "numeric_by_attribute", np.ascontiguousarray(matrix.T))
 
     @property
     def attributes(self) -> tuple[str, ...]:

@@ -160,7 +160,7 @@ def _stop_before_evaluating(encoded, settings: Settings, node, weights, predicti
 def _stop_after_evaluating(settings: Settings, evaluation: Evaluation):
     choice = evaluation.choice
     if choice is None:
-        reasons = {b.reason for b in evaluation.bests}
+        reasons = set(evaluation.bests.reason.tolist())
         if reasons <= {ONE_BRANCH, NO_KNOWN, USED}:
             return "identical", ("All rows here have the same values on every attribute left, so no test "
                                  "can separate them: majority leaf (seed 000, stopping condition 2).")

@@ -59,7 +59,7 @@ PRESETS: dict[str, Settings] = {
     ),
     "c45": Settings(
         algorithm="c45", criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold",
-        average_gain_rule=True, min_branch_cases=2, threshold_correction=True,
+        average_gain_rule=True, min_branch_cases=2, min_samples_leaf=0, threshold_correction=True,
         threshold_at_data_value=True, collapse=True,
     ),
     "cart": Settings(algorithm="cart", criterion="gini"),

@@ -50,20 +50,30 @@ class AttributeBest:
 
 
 def split_limits(settings: Settings, stats, n_classes: int, kind: str):
-    """(ok, reason) per candidate from the rules that need only the candidate itself."""
-    n_branch = stats.n_branch
-    nonempty = n_branch > 0
-    reason = np.full(stats.n_known.shape, OK)
-    reason = np.where(nonempty.sum(axis=-1) < 2, ONE_BRANCH, reason)
-    reason = np.where(stats.n_known <= 0, NO_KNOWN, reason)
-    small = (nonempty & (n_branch < settings.min_samples_leaf)).any(axis=-1)
-    reason = np.where((reason == OK) & small, SMALL_LEAF, reason)
+    """(ok, reason) per candidate from the rules that need only the candidate itself.
+
+    Shape-agnostic: the result has the shape of `stats.n_known` broadcast over candidates."""
+    if hasattr(stats, "n_left"):  # binary: two branch sizes, no reduction over a short axis
+        n_left, n_right = np.broadcast_arrays(stats.n_left, stats.n_right)
+        branches = (n_left, n_right)
+    else:
+        branches = tuple(np.moveaxis(stats.n_branch, -1, 0))
+    n_known = branches[0] + sum(branches[1:])
+    nonempty = sum((b > 0).astype(np.int8) for b in branches)
+    reason = np.where(nonempty < 2, ONE_BRANCH, OK)
+    reason = np.where(n_known <= 0, NO_KNOWN, reason)
+    if settings.min_samples_leaf > 0:
+        small = np.zeros(reason.shape, dtype=bool)
+        for b in branches:
+            small |= (b > 0) & (b < settings.min_samples_leaf)
+        reason = np.where((reason == OK) & small, SMALL_LEAF, reason)
     m = settings.min_branch_cases
     if m > 0 and kind == "threshold":
-        min_side = j48_min_split(stats.n_known, m, n_classes)
-        reason = np.where((reason == OK) & (n_branch.min(axis=-1) < min_side), SMALL_SIDE, reason)
+        min_side = j48_min_split(n_known, m, n_classes)
+        reason = np.where((reason == OK) & (np.minimum(*branches) < min_side), SMALL_SIDE, reason)
     elif m > 0:
-        reason = np.where((reason == OK) & ((n_branch >= m).sum(axis=-1) < 2), FEW_CASES, reason)
+        enough = sum((b >= m).astype(np.int8) for b in branches)
+        reason = np.where((reason == OK) & (enough < 2), FEW_CASES, reason)
     return reason == OK, reason
 
 
@@ -74,64 +84,95 @@ def j48_min_split(n_known, m: float, n_classes: int):
 
 
 def _best(ok: np.ndarray, rank: np.ndarray):
-    """First index of the largest rank among ok candidates along axis 0 (-1 when none)."""
+    """First index of the largest rank among ok candidates along the last axis (-1: none)."""
     masked = np.where(ok, rank, -np.inf)
-    if masked.shape[0] == 0:
-        shape = masked.shape[1:]
-        return np.full(shape, -1), np.zeros(shape, dtype=bool)
-    top = masked.max(axis=0)
-    first = np.argmax(masked >= top - TIE, axis=0)
-    return np.where(ok.any(axis=0), first, -1), ok.any(axis=0)
+    has = ok.any(axis=-1)
+    if masked.shape[-1] == 0:
+        return np.full(has.shape, -1), has
+    top = masked.max(axis=-1, keepdims=True)
+    first = np.argmax(masked >= top - TIE, axis=-1)
+    return np.where(has, first, -1), has
 
 
-def attribute_bests(attributes, kind, stats, ok, reason, settings, used, n_total):
-    """The competing candidate of each attribute; arrays along axis 1 are attributes."""
+@dataclass(frozen=True, eq=False)
+class Bests:
+    """Each attribute's competing candidate, as arrays over attributes."""
+
+    attributes: tuple[str, ...]
+    index: np.ndarray  # candidate index within the attribute's block; -1: none qualifies
+    score: np.ndarray
+    gain: np.ndarray
+    reason: np.ndarray
+    many_valued: np.ndarray
+
+    def __getitem__(self, attribute: str) -> AttributeBest:
+        j = self.attributes.index(attribute)
+        return AttributeBest(attribute, int(self.index[j]), float(self.score[j]), float(self.gain[j]),
+                             int(self.reason[j]), bool(self.many_valued[j]))
+
+    @staticmethod
+    def join(parts: list["Bests"], order: tuple[str, ...]) -> "Bests":
+        names = tuple(a for part in parts for a in part.attributes)
+        where = np.array([names.index(a) for a in order], dtype=int)
+        pick = lambda field: np.concatenate([getattr(p, field) for p in parts])[where]  # noqa: E731
+        return Bests(order, *(pick(f) for f in ("index", "score", "gain", "reason", "many_valued")))
+
+
+def attribute_bests(attributes, kind, stats, ok, reason, settings, used, n_total, many_valued=None) -> Bests:
+    """The competing candidate of each attribute; arrays are (attributes, candidates).
+
+    With the gain-ratio criterion a numeric attribute's threshold is the one with the highest
+    gain, and only that threshold's gain ratio competes (Quinlan 1993, C4.5)."""
     threshold_by_gain = kind == "threshold" and settings.criterion == "gain_ratio"
     rank = stats.gain if threshold_by_gain else stats.score_by(settings.criterion)
     index, has = _best(ok, rank)
-    safe = np.maximum(index, 0)[None]
-    pick = lambda a: np.take_along_axis(a, safe, axis=0)[0]  # noqa: E731
+    safe = np.maximum(index, 0)[:, None]
+    pick = lambda a: np.take_along_axis(np.broadcast_to(a, ok.shape), safe, axis=-1)[:, 0]  # noqa: E731
     gain = pick(stats.gain_by(settings.criterion))
-    score = pick(stats.score_by(settings.criterion))
-    bests = []
-    for j, attribute in enumerate(attributes):
-        why = OK if has[j] else _first_reason(reason[:, j])
-        g, s = float(gain[j]), float(score[j])
-        if threshold_by_gain and has[j]:
-            g = g - threshold_correction(settings, ok[:, j].sum(), n_total)
-            s = g / float(pick(stats.split_info)[j]) if g > TIE else 0.0
-            why = OK if g > TIE else NO_CORRECTED_GAIN
-        if not settings.reuse_attributes and attribute in used:
-            why = USED
-        bests.append(AttributeBest(attribute, int(index[j]) if why == OK else -1, s, g, why))
-    return bests
+    score = gain if settings.criterion != "gain_ratio" else pick(stats.gain_ratio)
+    why = np.where(has, OK, _first_reason(reason))
+    if threshold_by_gain:
+        gain = gain - threshold_correction(settings, ok.sum(axis=-1), n_total)
+        positive = gain > TIE
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(positive, gain / pick(stats.split_info), 0.0)
+        why = np.where(has & ~positive, NO_CORRECTED_GAIN, why)
+    if not settings.reuse_attributes:
+        why = np.where([a in used for a in attributes], USED, why)
+    many = np.zeros(len(attributes), dtype=bool) if many_valued is None else np.asarray(many_valued)
+    return Bests(tuple(attributes), np.where(why == OK, index, -1), score, gain, why, many)
 
 
-def threshold_correction(settings: Settings, n_thresholds, n_total) -> float:
+def threshold_correction(settings: Settings, n_thresholds, n_total):
     """C4.5 release 8 / J48: log2(number of candidate thresholds) / N (Quinlan 1996)."""
-    if not settings.threshold_correction or n_thresholds < 1:
-        return 0.0
-    return float(np.log2(n_thresholds) / n_total)
+    n_thresholds = np.asarray(n_thresholds, dtype=float)
+    if not settings.threshold_correction:
+        return np.zeros_like(n_thresholds)
+    return np.log2(np.maximum(n_thresholds, 1.0)) / n_total
 
 
-def _first_reason(reasons: np.ndarray) -> int:
-    real = reasons[reasons != OK]
-    return int(real.min()) if real.size else ONE_BRANCH
+def _first_reason(reasons: np.ndarray) -> np.ndarray:
+    """The most basic reason why no candidate of an attribute qualifies."""
+    if reasons.shape[-1] == 0:
+        return np.full(reasons.shape[:-1], ONE_BRANCH)
+    worst = np.where(reasons != OK, reasons, 99).min(axis=-1)
+    return np.where(worst == 99, ONE_BRANCH, worst)
 
 
-def choose(bests: list[AttributeBest], settings: Settings) -> tuple[Choice | None, float]:
+def choose(bests: Bests, settings: Settings) -> tuple[Choice | None, float]:
     """The winning candidate (None: no split qualifies) and the average gain used, if any."""
-    contenders = [b for b in bests if b.index >= 0]
+    contenders = bests.index >= 0
     average = float("nan")
-    if settings.average_gain_rule and contenders:
-        pool = [b for b in contenders if not b.many_valued] or contenders
-        average = float(np.mean([b.gain for b in pool]))
-        contenders = [b for b in contenders if b.gain >= average - AVERAGE_TOLERANCE and b.score > 0]
-    if not contenders:
+    if settings.average_gain_rule and contenders.any():
+        pool = contenders & ~bests.many_valued
+        pool = pool if pool.any() else contenders
+        average = float(bests.gain[pool].mean())
+        contenders &= (bests.gain >= average - AVERAGE_TOLERANCE) & (bests.score > 0)
+    if not contenders.any():
         return None, average
-    top = max(b.score for b in contenders)
-    winner = next(b for b in contenders if b.score >= top - TIE)
-    return Choice(winner.attribute, winner.index, winner.score, winner.gain), average
+    scores = np.where(contenders, bests.score, -np.inf)
+    j = int(np.argmax(scores >= scores.max() - TIE))
+    return Choice(bests.attributes[j], int(bests.index[j]), float(bests.score[j]), float(bests.gain[j])), average
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,16 +185,16 @@ class Evaluation:
     settings: Settings
     used: frozenset
     node_counts: np.ndarray
-    bests: tuple[AttributeBest, ...]
+    bests: Bests
     choice: Choice | None
     average_gain: float
     scan: NumericScan | None
     blocks: dict  # attribute -> Block, for non-threshold attributes
 
     def block(self, attribute: str) -> Block:
-        if attribute in self.blocks:
-            return self.blocks[attribute]
-        return self.scan.block(self.scan.attributes.index(attribute))
+        if attribute not in self.blocks:  # threshold blocks are cut out of the scan when asked for
+            self.blocks[attribute] = self.scan.block(self.scan.attributes.index(attribute))
+        return self.blocks[attribute]
 
     @cached_property
     def table(self) -> pd.DataFrame:
@@ -167,7 +208,7 @@ class Evaluation:
         block = self.block(attribute)
         s, n = block.stats, block.size
         ok, reason = split_limits(self.settings, s, len(self.encoded.classes), block.kind)
-        best = next(b for b in self.bests if b.attribute == attribute)
+        best = self.bests[attribute]
         reason = self._attribute_reasons(block, ok, reason, best)
         score = s.score_by(self.settings.criterion).astype(float).copy()
         adjusted = np.full(n, np.nan)
@@ -262,35 +303,30 @@ def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: 
     y = encoded.y[rows]
     node_counts = np.bincount(y, weights=weights, minlength=k).astype(float)
     n_total = float(weights.sum())
-    bests: dict[str, AttributeBest] = {}
-    scan = None
-    thresholds = [a for a in encoded.numeric_attributes if settings.numeric_split == "threshold"]
-    if thresholds:
-        columns = [encoded.numeric_attributes.index(a) for a in thresholds]
-        X = encoded.numeric_matrix[rows][:, columns]
-        scan = NumericScan(thresholds, X, y, weights, node_counts)
-        ok, reason = split_limits(settings, scan.stats, k, "threshold")
+    parts, scan, blocks = [], None, {}
+    if settings.numeric_split == "threshold" and encoded.numeric_attributes:
+        scan = NumericScan(encoded.numeric_attributes, encoded.numeric_by_attribute[:, rows], y, weights,
+                           node_counts)
+        ok, reason = split_limits(settings, scan.scores, k, "threshold")
         ok &= scan.distinct
-        rank_among_distinct = np.cumsum(scan.distinct, axis=0) - 1  # block index of each cut position
-        for j, best in enumerate(attribute_bests(thresholds, "threshold", scan.stats, ok, reason, settings,
-                                                 used, n_total)):
-            index = int(rank_among_distinct[best.index, j]) if best.index >= 0 else -1
-            bests[best.attribute] = AttributeBest(best.attribute, index, best.score, best.gain, best.reason)
-    blocks = {}
+        bests = attribute_bests(scan.attributes, "threshold", scan.scores, ok, reason, settings, used, n_total)
+        has = bests.index >= 0
+        rank_among_distinct = np.cumsum(scan.distinct, axis=1) - 1  # block index of each cut position
+        index = np.where(has, rank_among_distinct[np.arange(len(has)), np.maximum(bests.index, 0)], -1)
+        parts.append(Bests(bests.attributes, index, bests.score, bests.gain, bests.reason, bests.many_valued))
     for attribute in encoded.attributes:
-        if attribute in bests:
+        if scan is not None and attribute in scan.attributes:
             continue
         block = _categorical_block(encoded, attribute, rows, y, weights, node_counts, settings)
         blocks[attribute] = block
         ok, reason = split_limits(settings, block.stats, k, block.kind)
-        as_column = block.stats.take((slice(None), None))  # (C, 1): one attribute, batched code
-        best = attribute_bests([attribute], block.kind, as_column, ok[:, None], reason[:, None],
-                               settings, used, n_total)[0]
-        many = len(block.values) >= 0.3 * encoded.n_rows
-        bests[attribute] = AttributeBest(best.attribute, best.index, best.score, best.gain, best.reason, many)
-    ordered = tuple(bests[a] for a in encoded.attributes)
-    choice, average = choose(list(ordered), settings)
-    return Evaluation(encoded, rows, weights, settings, used, node_counts, ordered, choice, average, scan, blocks)
+        as_row = block.stats.take(None)  # (1, C): one attribute through the batched code
+        many = [len(block.values) >= 0.3 * encoded.n_rows]  # J48 leaves these out of the average gain
+        parts.append(attribute_bests([attribute], block.kind, as_row, ok[None], reason[None],
+                                     settings, used, n_total, many))
+    bests = Bests.join(parts, encoded.attributes)
+    choice, average = choose(bests, settings)
+    return Evaluation(encoded, rows, weights, settings, used, node_counts, bests, choice, average, scan, blocks)
 
 
 def _categorical_block(encoded, attribute, rows, y, weights, node_counts, settings) -> Block:

@@ -38,26 +38,26 @@ C45_DATASETS = [
 # grown tree without that step (see fixtures/weka/README.md).
 C45_REFERENCE = "j48_unpruned"
 
-MISSING_VALUES_XFAIL = pytest.mark.xfail(reason="C4.5 missing-value handling is issue 4", strict=False)
-
 
 def _cases():
     for name in ID3_DATASETS:
-        yield pytest.param(name, "id3", "id3", id=f"{name}-id3")
+        yield pytest.param(name, "id3", "id3", {}, id=f"{name}-id3")
     for name in C45_DATASETS:
-        marks = [MISSING_VALUES_XFAIL] if name == "watermelon_2alpha" else []
-        yield pytest.param(name, "c45", C45_REFERENCE, id=f"{name}-c45", marks=marks)
+        yield pytest.param(name, "c45", C45_REFERENCE, {}, id=f"{name}-c45")
+        # the collapse setting off must give J48's grown tree before its collapse step
+        yield pytest.param(name, "c45", "j48_unpruned_nocollapse", {"collapse": False},
+                           id=f"{name}-c45-nocollapse")
 
 
-@pytest.mark.parametrize(("dataset", "algorithm", "learner"), list(_cases()))
-def test_tree_matches_weka(dataset, algorithm, learner):
+@pytest.mark.parametrize(("dataset", "algorithm", "learner", "settings"), list(_cases()))
+def test_tree_matches_weka(dataset, algorithm, learner, settings):
     import dtlearn
 
     fixture = FIXTURES / f"{dataset}.{learner}.txt"
     expected = parse_weka_tree(fixture.read_text(encoding="utf-8"))
 
     data = dtlearn.load_dataset(dataset)
-    tree = dtlearn.fit(data, algorithm=algorithm)
+    tree = dtlearn.fit(data, algorithm=algorithm, **settings)
     got = canonical_from_dtlearn(tree.to_dict())
 
     ok, diff = trees_equal(expected, got)

@@ -1,0 +1,410 @@
+"""Worked derivations of the split measures, numbers substituted, as LaTeX (for teaching).
+
+Every function takes one row of a candidate-split table (`split_table`, `Step.table`): a
+mapping with `branch_counts` (class weights per branch), `n` (the node's weight) and
+`known` (rho, the share of that weight whose value is known), plus `branches` and
+`attribute` for naming, and the class labels; it returns LaTeX for `st.latex` or KaTeX.
+The numbers are recomputed here from the counts, by the textbook formulas written out
+(Quinlan 1986, 1993; Breiman et al. 1984; seed 000 eq. 1-10), so a student can redo each
+line by hand; `tests/test_derivation.py` checks that they agree with the table.
+
+    Ent(D)    = -sum_k p_k log2 p_k                       Gini(D) = 1 - sum_k p_k^2
+    Gain      = rho (Ent(D~) - sum_v |D~_v|/|D~| Ent(D~_v))     (D~: rows whose value is known)
+    IV        = -sum_v |D_v|/|D| log2 |D_v|/|D|  (the unknown rows as one more part)
+    GainRatio = Gain / IV                          Gini gain = rho (Gini(D~) - sum_v ... Gini(D~_v))
+
+Every name or value that comes from a data file goes through `text()`: escaped for LaTeX
+and put inside \\text{...}, so a column called ``a}\\text{x}$`` prints as itself.
+
+>>> print(entropy_of_node({"branch_counts": ((3, 2), (0, 4), (2, 3)), "n": 14, "known": 1}, ("No", "Yes")))
+\\mathrm{Ent}(D) = -\\tfrac{5}{14}\\log_2\\tfrac{5}{14} - \\tfrac{9}{14}\\log_2\\tfrac{9}{14} = 0.940
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .data import Dataset, label
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "^": r"\textasciicircum{}", "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}",
+}
+
+
+def escape(value) -> str:
+    r"""Text safe inside \text{...}: the ten LaTeX specials escaped, line breaks made spaces.
+
+    >>> escape("a}\\text{x}$")
+    'a\\}\\textbackslash{}text\\{x\\}\\$'
+    """
+    flat = " ".join(str(value).split()) if any(c in str(value) for c in "\r\n\t") else str(value)
+    return "".join(_SPECIAL.get(c, c) for c in flat)
+
+
+def text(value) -> str:
+    r"""A name or value from a file, as LaTeX text: \text{escaped}."""
+    return r"\text{" + escape(value) + "}"
+
+
+# numbers ---------------------------------------------------------------------------------
+
+def number(value: float, digits: int = 3) -> str:
+    """A result, rounded: 0 stays 0, anything else gets `digits` decimals (no -0.000)."""
+    value = float(value)
+    if value == 0:
+        return "0"
+    written = f"{value:.{digits}f}"
+    return written[1:] if written.startswith("-") and float(written) == 0 else written
+
+
+def weight(value: float) -> str:
+    """A count (or C4.5 fractional weight) as written in a fraction: 5, 5.333."""
+    return label(round(float(value), 3))
+
+
+def _fraction(part: float, whole: float) -> str:
+    return r"\tfrac{" + weight(part) + "}{" + weight(whole) + "}"
+
+
+def _entropy(counts) -> float:
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum()
+    if total <= 0:
+        return 0.0
+    p = counts[counts > 0] / total
+    return float(-(p * np.log2(p)).sum()) + 0.0
+
+
+def _gini(counts) -> float:
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum()
+    return float(1.0 - ((counts / total) ** 2).sum()) if total > 0 else 0.0
+
+
+# the row ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Row:
+    counts: np.ndarray  # (B, k) known class weights per branch
+    n: float  # the node's weight, unknown values included
+    attribute: str | None
+    branches: tuple[str, ...]
+    adjusted_gain: float
+
+    @property
+    def node(self) -> np.ndarray:
+        return self.counts.sum(axis=0)
+
+    @property
+    def n_known(self) -> float:
+        return float(self.counts.sum())
+
+    @property
+    def missing(self) -> float:
+        return max(self.n - self.n_known, 0.0)
+
+    @property
+    def rho(self) -> float:
+        return self.n_known / self.n if self.n > 0 else 0.0
+
+    @property
+    def has_missing(self) -> bool:
+        return self.missing > 1e-9
+
+    @property
+    def node_name(self) -> str:
+        return r"\tilde D" if self.has_missing else "D"
+
+
+def _row(row: Mapping) -> _Row:
+    counts = np.asarray(row["branch_counts"], dtype=float)
+    if counts.ndim != 2:
+        raise ValueError("A split-table row needs branch_counts: one tuple of class weights per branch.")
+    branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(counts)))
+    adjusted = row.get("adjusted_gain")
+    adjusted = float(adjusted) if adjusted is not None and not pd.isna(adjusted) else float("nan")
+    return _Row(counts, float(row["n"]), row.get("attribute"), branches, adjusted)
+
+
+def branch_name(branch_label: str, node: str = "D") -> str:
+    r"""D subscripted by a branch label from the table: '= Sunny' -> D_{\text{Sunny}}.
+
+    >>> branch_name("<= 2.45")
+    'D_{\\le \\text{2.45}}'
+    """
+    for prefix, symbol in (("<= ", r"\le "), ("> ", "> "), ("= ", ""), ("not in ", r"\notin "), ("in ", r"\in ")):
+        if branch_label.startswith(prefix):
+            return node + "_{" + symbol + text(branch_label[len(prefix):]) + "}"
+    return node + "_{" + text(branch_label) + "}"
+
+
+def _attribute(r: _Row) -> str:
+    return text(r.attribute) if r.attribute is not None else "a"
+
+
+# entropy, gain, split information, gain ratio --------------------------------------------
+
+def _entropy_terms(counts) -> str:
+    total = float(np.sum(counts))
+    terms = [r"\tfrac{" + weight(c) + "}{" + weight(total) + r"}\log_2" + _fraction(c, total)
+             for c in counts if c > 0]
+    return "-" + " - ".join(terms)
+
+
+def _entropy_line(name: str, counts) -> str:
+    if float(np.sum(counts)) <= 0:
+        return r"\mathrm{Ent}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
+    return r"\mathrm{Ent}(" + name + ") = " + _entropy_terms(counts) + " = " + number(_entropy(counts))
+
+
+def node_counts(row: Mapping, classes: Sequence[str]) -> str:
+    """The node's rows by class: |D| = 14:  5 No, 9 Yes (and the unknown rows, if any)."""
+    r = _row(row)
+    parts = [weight(c) + r"\ " + text(k) for c, k in zip(r.node, classes)]
+    line = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad " + r",\ ".join(parts)
+    if r.has_missing:
+        line += (r"\qquad |D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }"
+                 + _attribute(r) + r"\text{ unknown)}")
+    return line
+
+
+def entropy_of_node(row: Mapping, classes: Sequence[str]) -> str:
+    """Ent(D) with the class fractions substituted (of the known rows D~ if values are missing)."""
+    r = _row(row)
+    return _entropy_line(r.node_name, r.node)
+
+
+def branch_entropies(row: Mapping, classes: Sequence[str]) -> list[str]:
+    """Ent(D_v) for every branch v, one line each."""
+    r = _row(row)
+    node = r.node_name
+    return [_entropy_line(branch_name(b, node), c) for b, c in zip(r.branches, r.counts)]
+
+
+def _weighted(r: _Row, measure, name: str, symbol: str) -> tuple[str, float]:
+    node = r.node_name
+    sizes = r.counts.sum(axis=1)
+    values = [measure(c) for c in r.counts]
+    after = float(sum(s / r.n_known * v for s, v in zip(sizes, values))) if r.n_known > 0 else 0.0
+    terms = [_fraction(s, r.n_known) + r"\cdot " + number(v) for s, v in zip(sizes, values)]
+    general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
+    return name + " = " + general + " = " + " + ".join(terms) + " = " + number(after), after
+
+
+def weighted_entropy(row: Mapping) -> str:
+    """The entropy after the split: branch entropies weighted by branch size."""
+    return _weighted(_row(row), _entropy, r"\mathrm{Ent}_{\text{after}}", r"\mathrm{Ent}")[0]
+
+
+def _gain_line(r: _Row, name: str, before: float, after: float, symbol: str) -> str:
+    gain = max(r.rho * (before - after), 0.0)
+    node = r.node_name
+    if r.has_missing:
+        return (name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
+                + _fraction(r.n_known, r.n) + r"\times(" + number(before) + " - " + number(after) + ") = "
+                + number(gain))
+    return (name + " = " + symbol + "(D) - " + symbol + r"_{\text{after}} = " + number(before) + " - "
+            + number(after) + " = " + number(gain))
+
+
+def known_share(row: Mapping) -> str | None:
+    """rho = |D~| / |D| when some values are unknown (C4.5), else None."""
+    r = _row(row)
+    if not r.has_missing:
+        return None
+    return (r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho)
+            + r"\quad\text{(share of rows whose }" + _attribute(r) + r"\text{ is known)}")
+
+
+def information_gain(row: Mapping) -> str:
+    """Gain(D, a) = Ent(D) - Ent_after (times rho when values are missing)."""
+    r = _row(row)
+    after = _weighted(r, _entropy, "", "")[1]
+    name = r"\mathrm{Gain}(D, " + _attribute(r) + ")"
+    return _gain_line(r, name, _entropy(r.node), after, r"\mathrm{Ent}")
+
+
+def _split_parts(r: _Row) -> np.ndarray:
+    sizes = r.counts.sum(axis=1)
+    return np.append(sizes, r.missing) if r.has_missing else sizes
+
+
+def split_information(row: Mapping) -> str:
+    """IV(a): the entropy of the branch sizes (the unknown rows as one more part)."""
+    r = _row(row)
+    parts = _split_parts(r)
+    name = r"\mathrm{IV}(" + _attribute(r) + ")"
+    if parts.sum() <= 0 or (parts > 0).sum() < 2:
+        return name + " = 0"
+    terms = _entropy_terms(parts)
+    line = name + " = " + terms + " = " + number(_entropy(parts))
+    if r.has_missing:
+        line += r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}"
+    return line
+
+
+def _gain_value(r: _Row) -> float:
+    after = _weighted(r, _entropy, "", "")[1]
+    return max(r.rho * (_entropy(r.node) - after), 0.0)
+
+
+def gain_ratio(row: Mapping) -> list[str]:
+    """GainRatio = Gain / IV; with C4.5's threshold correction, the corrected gain first."""
+    r = _row(row)
+    gain, info = _gain_value(r), _entropy(_split_parts(r))
+    name = r"\mathrm{GainRatio}(D, " + _attribute(r) + ")"
+    lines = []
+    if not math.isnan(r.adjusted_gain):
+        correction = gain - r.adjusted_gain
+        thresholds = 2 ** (correction * r.n)
+        count = weight(round(thresholds)) if abs(thresholds - round(thresholds)) < 1e-6 else r"\#"
+        lines.append(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
+                     + number(gain) + " - " + number(correction, 4) + " = " + number(r.adjusted_gain)
+                     + r"\quad\text{(C4.5's correction for choosing among " + count + r" thresholds)}")
+        gain, top = r.adjusted_gain, r"\mathrm{Gain}'"
+    else:
+        top = r"\mathrm{Gain}"
+    if info <= 0:
+        lines.append(name + r" = 0\quad\text{(IV = 0: a single branch holds every row)}")
+        return lines
+    ratio = gain / info if gain > 0 else 0.0
+    lines.append(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain) + "}{" + number(info)
+                 + "} = " + number(ratio))
+    return lines
+
+
+# Gini ------------------------------------------------------------------------------------
+
+def _gini_line(name: str, counts) -> str:
+    total = float(np.sum(counts))
+    if total <= 0:
+        return r"\mathrm{Gini}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
+    terms = [r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
+    return r"\mathrm{Gini}(" + name + ") = 1 - " + " - ".join(terms) + " = " + number(_gini(counts))
+
+
+def gini_of_node(row: Mapping, classes: Sequence[str]) -> str:
+    """Gini(D) = 1 - sum_k p_k^2 with the fractions substituted."""
+    r = _row(row)
+    return _gini_line(r.node_name, r.node)
+
+
+def branch_ginis(row: Mapping, classes: Sequence[str]) -> list[str]:
+    r = _row(row)
+    return [_gini_line(branch_name(b, r.node_name), c) for b, c in zip(r.branches, r.counts)]
+
+
+def weighted_gini(row: Mapping) -> str:
+    return _weighted(_row(row), _gini, r"\mathrm{Gini}_{\text{after}}", r"\mathrm{Gini}")[0]
+
+
+def gini_gain(row: Mapping) -> str:
+    r = _row(row)
+    after = _weighted(r, _gini, "", "")[1]
+    return _gain_line(r, r"\Delta\mathrm{Gini}(D, " + _attribute(r) + ")", _gini(r.node), after, r"\mathrm{Gini}")
+
+
+# all of it -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    lines: tuple[str, ...]
+
+
+def derivation(row: Mapping, classes: Sequence[str]) -> tuple[Section, ...]:
+    """Every measure of one candidate, worked out, grouped as a page shows them.
+
+    >>> [s.title for s in derivation({"branch_counts": ((3, 2), (0, 4)), "n": 9, "known": 1}, ("No", "Yes"))]
+    ['The node', 'Entropy of each branch', 'Information gain', 'Split information and gain ratio', \
+'Gini index']
+    """
+    share = known_share(row)
+    node = [node_counts(row, classes), entropy_of_node(row, classes)] + ([share] if share else [])
+    return (
+        Section("The node", tuple(node)),
+        Section("Entropy of each branch", tuple(branch_entropies(row, classes))),
+        Section("Information gain", (weighted_entropy(row), information_gain(row))),
+        Section("Split information and gain ratio", (split_information(row), *gain_ratio(row))),
+        Section("Gini index", (gini_of_node(row, classes), *branch_ginis(row, classes), weighted_gini(row),
+                               gini_gain(row))),
+    )
+
+
+def measures(row: Mapping) -> dict[str, float]:
+    """The numbers the derivation arrives at (unrounded), to compare with the table."""
+    r = _row(row)
+    info = _entropy(_split_parts(r))
+    gain = _gain_value(r)
+    gini_after = _weighted(r, _gini, "", "")[1]
+    return {
+        "entropy_before": _entropy(r.node),
+        "entropy_after": _weighted(r, _entropy, "", "")[1],
+        "gain": gain,
+        "split_info": info,
+        "gain_ratio": gain / info if info > 0 and gain > 0 else 0.0,
+        "gini_before": _gini(r.node),
+        "gini_after": gini_after,
+        "gini_gain": max(r.rho * (_gini(r.node) - gini_after), 0.0),
+    }
+
+
+# what a page shows besides formulas -------------------------------------------------------
+
+def rows_at(tree, frame: pd.DataFrame, node_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the training rows that reach a node, and their weights.
+
+    The tests on the path from the root are applied to `frame` (the training table);
+    a row whose tested value is missing follows every branch with the branch's share of
+    the known weight, as in C4.5 (so its weight is fractional).
+    """
+    path = _path_to(tree.root, node_id)
+    if path is None:
+        raise KeyError(f"No node {node_id} in this tree.")
+    rows = np.arange(len(frame))
+    weights = np.ones(len(frame))
+    for node, branch in path:
+        goes = node.test.branch_of(frame[node.test.attribute].iloc[rows])
+        share = np.where(goes == branch, 1.0, np.where(goes < 0, node.branch_fractions[branch], 0.0))
+        keep = share > 0
+        rows, weights = rows[keep], weights[keep] * share[keep]
+    return rows, weights
+
+
+def _path_to(node, node_id: int, trail=()):
+    if node.id == node_id:
+        return list(trail)
+    for b, child in enumerate(node.children):
+        found = _path_to(child, node_id, trail + ((node, b),))
+        if found is not None:
+            return found
+    return None
+
+
+def class_counts(data: Dataset) -> pd.DataFrame:
+    """Rows per class, classes in the dataset's order: columns `class`, `rows`, `share`."""
+    labels = data.frame[data.target].map(label)
+    rows = [int((labels == c).sum()) for c in data.classes]
+    total = sum(rows)
+    return pd.DataFrame({"class": list(data.classes), "rows": rows, "share": [r / total for r in rows]})
+
+
+def column_summary(data: Dataset, inferred: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per column: its role, kind, number of distinct values and of missing cells."""
+    records = []
+    for name in data.frame.columns:
+        column = data.frame[name]
+        role = "target" if name == data.target else "attribute"
+        kind = "class label" if role == "target" else data.kinds[name]
+        note = ""
+        if inferred is not None and role == "attribute" and inferred.get(name) not in (None, kind):
+            note = f"set by you (read as {inferred[name]})"
+        records.append({"column": name, "role": role, "kind": kind, "distinct values": int(column.nunique()),
+                        "missing": int(column.isna().sum()), "note": note})
+    return pd.DataFrame(records)
