@@ -99,13 +99,20 @@ class Dataset:
 
 
 def label(value) -> str:
-    """How a value is written in tables, tests and rules: 2.0 -> '2', 0.1 -> '0.1'."""
+    """How a value is written in tables, tests and rules: 2.0 -> '2', 0.1 -> '0.1'.
+
+    Floats keep at most 12 significant digits, so a midpoint like 20.369999999999997
+    reads 20.37 (the test itself keeps the exact float).
+
+    >>> label(2.0), label(20.29 / 2 + 20.45 / 2), label("Sunny")
+    ('2', '20.37', 'Sunny')
+    """
     if isinstance(value, (bool, np.bool_)):
         return str(value)
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
-        return np.format_float_positional(float(value), trim="-")
+        return np.format_float_positional(float(value), precision=12, fractional=False, trim="-")
     return str(value)
 
 

@@ -30,19 +30,35 @@ def codes_for(column: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Encoded:
-    """Arrays for induction: `numeric[a]` floats, `codes(a)` categorical codes, `y` class codes."""
+    """Arrays for induction: numeric attributes as floats, categorical ones as codes, and the
+    target as class codes (classification) or floats (regression).
+
+    Split measures never see rows, only per-row *channels* summed over sets of rows:
+    classification: one channel per class, w * factor[class] (factor from class priors or
+    class weights, 1 by default), plus the plain case weight w when the factors differ from 1;
+    regression: the moments (w, w y, w y^2).
+    """
 
     data: Dataset
+    task: str = "classification"
+    class_factor: tuple | None = None  # multiplier per class; None: all 1
     classes: tuple[str, ...] = field(init=False)
-    y: np.ndarray = field(init=False)
+    y: np.ndarray = field(init=False)  # class codes, or target values for regression
     numeric_matrix: np.ndarray = field(init=False)  # (n, #numeric) float, NaN = missing
     numeric_by_attribute: np.ndarray = field(init=False)  # its transpose, contiguous
 
     def __post_init__(self) -> None:
         frame, target = self.data.frame, self.data.target
-        classes = ordered_labels(frame[target])
-        object.__setattr__(self, "classes", classes)
-        object.__setattr__(self, "y", codes_for(frame[target], classes))
+        if self.task == "regression":
+            values = pd.to_numeric(frame[target], errors="coerce")
+            if values.isna().any():
+                raise ValueError(f"A regression tree needs a numeric target; '{target}' holds text.")
+            object.__setattr__(self, "classes", ())
+            object.__setattr__(self, "y", values.to_numpy(dtype=float))
+        else:
+            classes = ordered_labels(frame[target])
+            object.__setattr__(self, "classes", classes)
+            object.__setattr__(self, "y", codes_for(frame[target], classes))
         numeric = [frame[a].to_numpy(dtype=float) for a in self.numeric_attributes]
         matrix = np.column_stack(numeric) if numeric else np.empty((len(frame), 0))
         object.__setattr__(self, "numeric_matrix", np.ascontiguousarray(matrix))
@@ -50,12 +66,44 @@ class Encoded:
         object.__setattr__(self, "numeric_by_attribute", np.ascontiguousarray(matrix.T))
 
     @property
+    def is_regression(self) -> bool:
+        return self.task == "regression"
+
+    @property
+    def n_class_channels(self) -> int:
+        return 3 if self.is_regression else len(self.classes)
+
+    @property
+    def sized(self) -> bool:
+        """Whether a separate case-weight channel follows the class channels."""
+        return self.class_factor is not None and not self.is_regression
+
+    def channels(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """(channels, rows) values whose sums over a set of rows are its statistics."""
+        y = self.y[rows]
+        if self.is_regression:
+            return np.stack([weights, weights * y, weights * y * y])
+        k = len(self.classes)
+        factor = np.ones(k) if self.class_factor is None else np.asarray(self.class_factor)
+        onehot = (y[None, :] == np.arange(k)[:, None]) * (weights * factor[y])[None, :]
+        return np.vstack([onehot, weights[None, :]]) if self.sized else onehot
+
+    def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Plain (case-weighted) class counts of a set of rows."""
+        return np.bincount(self.y[rows], weights=weights, minlength=len(self.classes)).astype(float)
+
+    def adjusted(self, class_weights) -> np.ndarray:
+        """Class weights as the measures see them (times the class factors)."""
+        weights = np.asarray(class_weights, dtype=float)
+        return weights if self.class_factor is None else weights * np.asarray(self.class_factor)
+
+    @property
     def attributes(self) -> tuple[str, ...]:
         return self.data.attributes
 
     @property
     def n_rows(self) -> int:
-        return len(self.y)
+        return len(self.data.frame)
 
     @cached_property
     def numeric_attributes(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from .tree import Node, Tree
 
 PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
            "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
-IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy"}
+IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy", "mse": "MSE"}
 
 
 def class_color(tree: Tree, cls: str) -> str:
@@ -23,6 +23,8 @@ def class_color(tree: Tree, cls: str) -> str:
 
 
 def _counts(tree: Tree, node: Node) -> str:
+    if tree.is_regression:
+        return f"mean {label(round(node.value, 4))}" if node.n > 0 else "no rows"
     parts = [f"{label(round(w, 2))} {c}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
     return ", ".join(parts) if parts else "no rows"
 
@@ -51,7 +53,7 @@ def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
     for node in tree.root.walk():
         attributes = {"fillcolor": "white"}
         if node.status == "leaf":
-            attributes["fillcolor"] = class_color(tree, node.prediction)
+            attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
         elif node.status == "pending":
             attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
         if node.id == highlight:
@@ -82,6 +84,11 @@ def to_text(tree: Tree) -> str:
     return "\n".join(lines)
 
 
+def leaf_errors(node: Node) -> float:
+    """Training errors of a leaf: the weight not of its class (0 for regression)."""
+    return node.n - max(node.class_weights) if node.class_weights else 0.0
+
+
 def _text(node: Node, level: int, lines: list[str]) -> None:
     for child in node.children:
         head = "|   " * level + node.test.condition(node.children.index(child))
@@ -95,7 +102,7 @@ def _text(node: Node, level: int, lines: list[str]) -> None:
 def _leaf_text(node: Node) -> str:
     if node.status == "pending":
         return "? (not decided yet)"
-    errors = node.n - max(node.class_weights)
+    errors = leaf_errors(node)
     n = label(round(node.n, 2))
     return f"{node.prediction} ({n}/{label(round(errors, 2))})" if errors > 1e-9 else f"{node.prediction} ({n})"
 

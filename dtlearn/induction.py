@@ -14,6 +14,7 @@ Order: depth-first pre-order, branches in their order. C4.5's collapse steps fol
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 import numpy as np
@@ -21,12 +22,11 @@ import pandas as pd
 
 from .candidates import data_value_below
 from .conditions import ThresholdTest
-from .data import Dataset, label
+from .data import Dataset, label, ordered_labels
 from .encoding import Encoded
-from .impurity import IMPURITY
 from .settings import Settings, make_settings
 from .splits import NO_KNOWN, ONE_BRANCH, TIE, USED, Evaluation, evaluate
-from .tree import COLLAPSE, LEAF, SPLIT, Step, Tree, majority
+from .tree import COLLAPSE, LEAF, SPLIT, Step, Tree, summarize
 
 
 def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
@@ -37,9 +37,9 @@ def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
     >>> tree.root.test.attribute, tree.n_leaves, tree.depth
     ('outlook', 5, 2)
     """
-    config = make_settings(algorithm, **settings)
     data = _as_dataset(data)
-    encoded = Encoded(data)
+    config = resolve_task(make_settings(algorithm, **settings), data)
+    encoded = encode(data, config)
     steps = list(grow(encoded, config))
     if config.collapse:
         grown = _tree(encoded, config, tuple(steps), len(steps))
@@ -49,10 +49,83 @@ def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
     """Every candidate split at the root of `data`, one row each, with every measure."""
-    config = make_settings(algorithm, **settings)
-    encoded = Encoded(_as_dataset(data))
+    data = _as_dataset(data)
+    config = resolve_task(make_settings(algorithm, **settings), data)
+    encoded = encode(data, config)
     rows = np.arange(encoded.n_rows)
     return evaluate(encoded, rows, np.ones(encoded.n_rows), config).table
+
+
+def infer_task(data: Dataset) -> str:
+    """'regression' for a numeric target with more than 10 distinct values, else 'classification'."""
+    column = data.frame[data.target]
+    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+    return "regression" if numeric and column.nunique() > 10 else "classification"
+
+
+def resolve_task(settings: Settings, data: Dataset) -> Settings:
+    """The settings with `task` decided (auto: `infer_task`) and checked against the data."""
+    task = settings.task or infer_task(data)
+    if task == "regression":
+        if settings.algorithm != "cart":
+            raise ValueError("Regression trees are CART's: choose the cart algorithm for a numeric target.")
+        if settings.priors is not None or settings.class_weight is not None:
+            raise ValueError("Class priors and class weights apply to classification, not regression.")
+        if settings.min_purity is not None:
+            raise ValueError("min_purity (Zaki's pi) applies to classification, not regression.")
+        criterion = "squared_error"
+    else:
+        if settings.criterion == "squared_error":
+            raise ValueError("squared_error is the regression criterion; for classes use gini, entropy "
+                             "or gain_ratio.")
+        criterion = settings.criterion
+    return replace(settings, task=task, criterion=criterion)
+
+
+def encode(data: Dataset, settings: Settings) -> Encoded:
+    if settings.task == "regression":
+        return Encoded(data, "regression")
+    return Encoded(data, "classification", class_factors(data, settings))
+
+
+def class_factors(data: Dataset, settings: Settings) -> tuple | None:
+    """Per-class multipliers realising priors and class weights (None: all 1).
+
+    Priors pi_j (Breiman et al. 1984; seed 002): a case of class j counts pi_j / (N_j / N), so
+    that each class's share of the root is its prior; "equal" gives every class 1/k, which
+    labels a node j when N_j(node)/N_j(root) is largest (seed 002's rule). Class weights
+    multiply the same way (scikit-learn's class_weight; "balanced" = N / (k N_j))."""
+    if settings.priors in (None, "data") and settings.class_weight is None:
+        return None
+    classes = ordered_labels(data.frame[data.target])
+    counts = data.frame[data.target].map(label).value_counts()
+    n_j = np.array([counts.get(c, 0) for c in classes], dtype=float)
+    n, k = n_j.sum(), len(classes)
+    factor = np.ones(k)
+    if settings.priors == "equal":
+        factor *= n / (k * n_j)
+    elif isinstance(settings.priors, dict):
+        factor *= _per_class(settings.priors, classes, "priors", require_all=True) * n / n_j
+    if settings.class_weight == "balanced":
+        factor *= n / (k * n_j)
+    elif isinstance(settings.class_weight, dict):
+        factor *= _per_class(settings.class_weight, classes, "class_weight", require_all=False)
+    return tuple(float(f) for f in factor)
+
+
+def _per_class(given: dict, classes, name: str, require_all: bool) -> np.ndarray:
+    given = {label(k): v for k, v in given.items()}
+    unknown = [c for c in given if c not in classes]
+    if unknown:
+        raise ValueError(f"{name} names '{unknown[0]}', which is not a class ({', '.join(classes)}).")
+    if require_all and set(given) != set(classes):
+        raise ValueError(f"{name} must give a value for every class: {', '.join(classes)}.")
+    values = np.array([float(given.get(c, 1.0)) for c in classes])
+    if (values <= 0).any() or not np.isfinite(values).all():
+        raise ValueError(f"{name} must be positive numbers.")
+    if require_all and abs(values.sum() - 1) > 1e-6:
+        raise ValueError(f"{name} must add up to 1, not {values.sum():g}.")
+    return values
 
 
 def _as_dataset(data) -> Dataset:
@@ -62,18 +135,27 @@ def _as_dataset(data) -> Dataset:
 
 
 def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tree:
-    root_weights = tuple(float(c) for c in np.bincount(encoded.y, minlength=len(encoded.classes)))
+    rows = np.arange(encoded.n_rows)
+    root_stats = _node_stats(encoded, rows, np.ones(encoded.n_rows))
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
-    impurity = float(IMPURITY[settings.impurity](np.asarray(root_weights)))
-    return Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_weights,
-                impurity, steps, total, ranges)
+    meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,
+                steps, total, ranges, encoded.class_factor, encoded.task)
+    uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
+    return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
+
+
+def _node_stats(encoded: Encoded, rows, weights) -> tuple:
+    """Class weights (classification) or moments (w, w y, w y^2) (regression) of a set of rows."""
+    if encoded.is_regression:
+        return tuple(float(v) for v in encoded.channels(rows, weights).sum(axis=1))
+    return tuple(float(v) for v in encoded.class_weights(rows, weights))
 
 
 class _Pending:
     """A node waiting for its decision."""
 
-    __slots__ = ("id", "parent_id", "branch", "depth", "path", "rows", "weights", "used", "parent_weights")
+    __slots__ = ("id", "parent_id", "branch", "depth", "path", "rows", "weights", "used", "fallback")
 
     def __init__(self, **fields) -> None:
         for name, value in fields.items():
@@ -83,63 +165,72 @@ class _Pending:
 def grow(encoded: Encoded, settings: Settings) -> Iterator[Step]:
     """Yield one Step per decision, depth-first pre-order."""
     n = encoded.n_rows
-    k = len(encoded.classes)
-    impurity = IMPURITY[settings.impurity]
+    meta = _tree(encoded, settings, (), 0)
+    uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
     root = _Pending(id=0, parent_id=None, branch=None, depth=0, path=(), rows=np.arange(n),
-                    weights=np.ones(n), used=frozenset(), parent_weights=None)
+                    weights=np.ones(n), used=frozenset(), fallback=uniform)
     stack, next_id, number = [root], 1, 0
     while stack:
         node = stack.pop()
         number += 1
-        weights = np.bincount(encoded.y[node.rows], weights=node.weights, minlength=k).astype(float)
+        shown = summarize(meta, _node_stats(encoded, node.rows, node.weights), node.fallback)
         common = dict(
             number=number, node_id=node.id, parent_id=node.parent_id, branch=node.branch, depth=node.depth,
-            path=node.path, class_weights=tuple(float(w) for w in weights),
-            impurity=float(impurity(weights)),
+            path=node.path, class_weights=shown["class_weights"], impurity=shown["impurity"],
+            prediction=shown["prediction"], weight=shown["weight"], value=shown["value"],
         )
-        shown = weights if weights.sum() > 0 else node.parent_weights
-        common["prediction"] = encoded.classes[majority(shown)]
 
         def later(node=node):
             return evaluate(encoded, node.rows, node.weights, settings, node.used)
 
-        stop = _stop_before_evaluating(encoded, settings, node, weights, common["prediction"])
+        stop = _stop_before_evaluating(encoded, settings, node, shown)
+        if stop is None:
+            evaluation = evaluate(encoded, node.rows, node.weights, settings, node.used)
+            stop = _stop_after_evaluating(settings, evaluation)
+            later = lambda e=evaluation: e  # noqa: E731
         if stop:
+            if encoded.is_regression and settings.leaf_value == "median" and shown["weight"] > 0:
+                value = weighted_median(encoded.y[node.rows], node.weights)
+                common.update(value=value, prediction=label(round(value, 4)))
             yield Step(action=LEAF, stop=stop[0], reason=stop[1], evaluate=later, **common)
-            continue
-        evaluation = evaluate(encoded, node.rows, node.weights, settings, node.used)
-        stop = _stop_after_evaluating(settings, evaluation)
-        if stop:
-            yield Step(action=LEAF, stop=stop[0], reason=stop[1], evaluate=lambda e=evaluation: e, **common)
             continue
         test, children, fractions = _split(encoded, settings, node, evaluation)
         child_ids = tuple(range(next_id, next_id + len(children)))
         next_id += len(children)
         yield Step(
             action=SPLIT, reason=_split_reason(evaluation, test), test=test, child_ids=child_ids,
-            child_weights=tuple(tuple(float(c) for c in np.bincount(encoded.y[r], weights=w, minlength=k))
-                                for r, w in children),
-            branch_fractions=fractions,
-            evaluate=lambda e=evaluation: e, **common,
+            child_weights=tuple(_node_stats(encoded, r, w) for r, w in children),
+            branch_fractions=fractions, evaluate=later, **common,
         )
         used = node.used | {test.attribute} if encoded.kind(test.attribute) == "categorical" \
             or settings.numeric_split == "multiway" else node.used
+        inherited = shown["value"] if encoded.is_regression else shown["distribution"]
         pending = [
             _Pending(id=child_id, parent_id=node.id, branch=test.branch_labels[b], depth=node.depth + 1,
                      path=node.path + (test.condition(b),), rows=rows, weights=w, used=used,
-                     parent_weights=shown)
+                     fallback=inherited)
             for b, (child_id, (rows, w)) in enumerate(zip(child_ids, children))
         ]
         stack.extend(reversed(pending))
 
 
-def _stop_before_evaluating(encoded, settings: Settings, node, weights, prediction):
-    total = float(weights.sum())
+def weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    """The smallest value with at least half the weight at or below it (the lower median)."""
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    return float(values[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+
+
+def _stop_before_evaluating(encoded, settings: Settings, node, shown):
+    total, prediction = shown["weight"], shown["prediction"]
     if total <= 0:
-        return "empty", (f"No training rows reach this branch, so it predicts the parent's majority "
-                         f"class, {prediction} (seed 000, stopping condition 3).")
-    top = float(weights.max())
-    if top >= total - 1e-9 * max(total, 1.0):
+        what = "value" if encoded.is_regression else "majority class"
+        return "empty", (f"No training rows reach this branch, so it predicts the parent's {what}, "
+                         f"{prediction} (seed 000, stopping condition 3).")
+    if encoded.is_regression:
+        if shown["impurity"] <= 1e-12 * max(1.0, shown["value"] ** 2):
+            return "pure", f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
+    elif max(shown["class_weights"]) >= total - 1e-9 * max(total, 1.0):
         return "pure", f"All {_w(total)} rows here are of class {prediction}: the node is pure."
     if settings.max_depth is not None and node.depth >= settings.max_depth:
         return "max_depth", f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
@@ -149,9 +240,11 @@ def _stop_before_evaluating(encoded, settings: Settings, node, weights, predicti
     if settings.min_branch_cases > 0 and total < 2 * settings.min_branch_cases:
         return "min_samples_split", (f"Only {_w(total)} rows: C4.5 needs at least 2 x "
                                      f"{label(settings.min_branch_cases)} to split.")
-    if settings.min_purity is not None and top / total >= settings.min_purity:
-        return "min_purity", (f"{top / total:.3f} of the rows are {prediction}, at least the purity "
-                              f"threshold pi = {label(settings.min_purity)} (Zaki & Meira).")
+    if settings.min_purity is not None:
+        purity = max(shown["class_weights"]) / total
+        if purity >= settings.min_purity:
+            return "min_purity", (f"{purity:.3f} of the rows are {prediction}, at least the purity "
+                                  f"threshold pi = {label(settings.min_purity)} (Zaki & Meira).")
     if not settings.reuse_attributes and len(node.used) == len(encoded.attributes):
         return "no_attributes", "Every attribute has already been tested on this path: majority leaf."
     return None
@@ -222,7 +315,7 @@ def collapse_steps(tree: Tree, done: int) -> Iterator[Step]:
     number = done
 
     def errors(weights) -> float:
-        return float(sum(weights) - max(weights))
+        return float(sum(weights) - max(weights, default=0.0))
 
     def subtree_errors(node) -> float:
         return sum(errors(leaf.class_weights) for leaf in node.leaves())
@@ -237,7 +330,7 @@ def collapse_steps(tree: Tree, done: int) -> Iterator[Step]:
             yield Step(
                 number=number, node_id=node.id, parent_id=None, branch=node.branch, depth=node.depth,
                 path=node.path, class_weights=node.class_weights, prediction=node.prediction,
-                impurity=node.impurity, action=COLLAPSE, stop="collapse",
+                impurity=node.impurity, weight=node.weight, value=node.value, action=COLLAPSE, stop="collapse",
                 reason=(f"C4.5 collapses this subtree: its leaves make {_w(below)} training errors, a single "
                         f"leaf would make {_w(alone)}, so the split does not pay for itself."),
             )

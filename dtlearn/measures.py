@@ -27,13 +27,25 @@ def _ratio(numerator, denominator):
 
 
 class SplitStats:
-    def __init__(self, branches: np.ndarray, missing: np.ndarray) -> None:
+    """Classification measures. `sizes` (..., B), when given, are the branches' case weights
+    for the leaf-size rules, where class priors make `branches` differ from plain counts."""
+
+    def __init__(self, branches: np.ndarray, missing: np.ndarray, sizes: np.ndarray | None = None) -> None:
         self.branches = branches
         self.missing = missing
+        self.sizes = sizes
 
     @cached_property
-    def n_branch(self) -> np.ndarray:  # (..., B)
+    def mass_branch(self) -> np.ndarray:  # (..., B): the weight the measures see
         return self.branches.sum(axis=-1)
+
+    @cached_property
+    def n_branch(self) -> np.ndarray:  # (..., B): case weight per branch
+        return self.mass_branch if self.sizes is None else self.sizes
+
+    @property
+    def branch_sizes(self) -> tuple[np.ndarray, ...]:
+        return tuple(np.moveaxis(self.n_branch, -1, 0))
 
     @cached_property
     def known_counts(self) -> np.ndarray:  # (..., k): class weights of D~
@@ -41,7 +53,7 @@ class SplitStats:
 
     @cached_property
     def n_known(self) -> np.ndarray:
-        return self.n_branch.sum(axis=-1)
+        return self.mass_branch.sum(axis=-1)
 
     @cached_property
     def n_missing(self) -> np.ndarray:
@@ -59,7 +71,7 @@ class SplitStats:
     @cached_property
     def branch_fraction(self) -> np.ndarray:
         """r~_v: each branch's share of the known weight."""
-        return _ratio(self.n_branch, self.n_known[..., None])
+        return _ratio(self.mass_branch, self.n_known[..., None])
 
     def _after(self, impurity) -> np.ndarray:
         return (self.branch_fraction * impurity(self.branches)).sum(axis=-1)
@@ -81,7 +93,7 @@ class SplitStats:
 
     @cached_property
     def split_info(self) -> np.ndarray:
-        parts = np.concatenate([self.n_branch, self.n_missing[..., None]], axis=-1)
+        parts = np.concatenate([self.mass_branch, self.n_missing[..., None]], axis=-1)
         return entropy_of(parts)
 
     @cached_property
@@ -114,7 +126,7 @@ class SplitStats:
         if self.branches.shape[-2] != 2:
             return np.full(self.n_known.shape, np.nan)
         fraction = self.branch_fraction
-        totals = np.where(self.n_branch > 0, self.n_branch, 1.0)[..., None]
+        totals = np.where(self.mass_branch > 0, self.mass_branch, 1.0)[..., None]
         p = self.branches / totals
         return 2 * fraction[..., 0] * fraction[..., 1] * np.abs(p[..., 0, :] - p[..., 1, :]).sum(axis=-1)
 
@@ -129,7 +141,7 @@ class SplitStats:
     def take(self, index) -> "SplitStats":
         """The stats of a subset of the candidates."""
         missing = self.missing if self.missing.ndim == 1 else self.missing[index]
-        return SplitStats(self.branches[index], missing)
+        return SplitStats(self.branches[index], missing, None if self.sizes is None else self.sizes[index])
 
 
 def _n_log_n(x: np.ndarray) -> np.ndarray:
@@ -147,11 +159,13 @@ class BinaryStats(SplitStats):
     every attribute at once affordable (Zaki & Meira's O(n log n + nk) per attribute).
     """
 
-    def __init__(self, left: np.ndarray, known_counts: np.ndarray, missing: np.ndarray) -> None:
+    def __init__(self, left: np.ndarray, known_counts: np.ndarray, missing: np.ndarray,
+                 size_left: np.ndarray | None = None, size_known=None) -> None:
         self.left = left  # (..., k)
         self._known_small = known_counts  # broadcastable to left: measures of D~ are computed once
         self._known = np.broadcast_to(known_counts, left.shape)
         self.missing = missing
+        self.sizes = None if size_left is None else np.stack(np.broadcast_arrays(size_left, size_known - size_left), -1)
 
     def _spread(self, small: np.ndarray) -> np.ndarray:
         return np.broadcast_to(small, self.left.shape[:-1])
@@ -181,8 +195,14 @@ class BinaryStats(SplitStats):
         return self.n_known - self.n_left
 
     @cached_property
-    def n_branch(self) -> np.ndarray:
+    def mass_branch(self) -> np.ndarray:
         return np.stack([self.n_left, self.n_right], axis=-1)
+
+    @property
+    def branch_sizes(self) -> tuple[np.ndarray, ...]:
+        if self.sizes is not None:
+            return (self.sizes[..., 0], self.sizes[..., 1])
+        return np.broadcast_arrays(self.n_left, self.n_right)
 
     def _weighted(self, per_branch) -> np.ndarray:
         return _ratio(per_branch(self.left, self.n_left) + per_branch(self.right, self.n_right), self.n_known)
@@ -209,7 +229,9 @@ class BinaryStats(SplitStats):
 
     def take(self, index) -> "BinaryStats":
         missing = self.missing if self.missing.ndim == 1 else self.missing[index]
-        return BinaryStats(self.left[index], self._known[index], missing)  # (small enough to copy)
+        taken = BinaryStats(self.left[index], self._known[index], missing)  # (small enough to copy)
+        taken.sizes = None if self.sizes is None else self.sizes[index]
+        return taken
 
 
 class ThresholdScores:
@@ -220,10 +242,19 @@ class ThresholdScores:
     over a short last axis (slow). Results are (A, C). Same formulas as `BinaryStats`.
     """
 
-    def __init__(self, left: np.ndarray, known_counts: np.ndarray, missing: np.ndarray) -> None:
+    def __init__(self, left: np.ndarray, known_counts: np.ndarray, missing: np.ndarray,
+                 size_left: np.ndarray | None = None, size_known: np.ndarray | None = None) -> None:
         self.left = left  # (k, A, C)
         self.known_counts = known_counts  # (k, A)
         self.missing = missing  # (k, A)
+        self.size_left = size_left  # (A, C) case weights when priors make them differ, else None
+        self.size_known = size_known  # (A,)
+
+    @property
+    def branch_sizes(self) -> tuple[np.ndarray, ...]:
+        if self.size_left is None:
+            return (self.n_left, self.n_right)
+        return (self.size_left, self.size_known[:, None] - self.size_left)
 
     def _over_classes(self, per_class) -> np.ndarray:
         total = per_class(self.left[0], self.known_counts[0][:, None])
@@ -292,3 +323,114 @@ class ThresholdScores:
 
     def score_by(self, criterion: str) -> np.ndarray:
         return getattr(self, {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}[criterion])
+
+
+class RegressionStats:
+    """Regression (CART) measures from the weight moments of each branch: (w, w y, w y^2).
+
+    SSE(D) = sum w y^2 - (sum w y)^2 / sum w, the squared error around the mean; a split's
+    reduction is SSE(D~) - sum_b SSE(D~_b) = sum_b S_b^2 / n_b - S^2 / n, written this way
+    (no cancelling sums of squares) as scikit-learn ranks its candidates. `gain` is the drop
+    in mean squared error, rho * reduction / n: the regression counterpart of Gini gain.
+    """
+
+    def __init__(self, branches: np.ndarray, missing: np.ndarray) -> None:
+        self.branches = branches  # (..., B, 3)
+        self.missing = missing  # (..., 3) broadcastable
+
+    @cached_property
+    def n_branch(self) -> np.ndarray:
+        return self.branches[..., 0]
+
+    @property
+    def branch_sizes(self) -> tuple[np.ndarray, ...]:
+        return tuple(np.moveaxis(self.n_branch, -1, 0))
+
+    @cached_property
+    def known_moments(self) -> np.ndarray:
+        return self.branches.sum(axis=-2)
+
+    @cached_property
+    def n_known(self) -> np.ndarray:
+        return self.known_moments[..., 0]
+
+    @cached_property
+    def n(self) -> np.ndarray:
+        return self.n_known + np.broadcast_to(self.missing[..., 0], self.n_known.shape)
+
+    @cached_property
+    def known(self) -> np.ndarray:
+        return _ratio(self.n_known, self.n)
+
+    @cached_property
+    def sse_before(self) -> np.ndarray:
+        m = self.known_moments
+        return np.maximum(m[..., 2] - _ratio(m[..., 1] ** 2, m[..., 0]), 0.0)
+
+    @cached_property
+    def reduction(self) -> np.ndarray:
+        b, m = self.branches, self.known_moments
+        kept = _ratio(b[..., 1] ** 2, b[..., 0]).sum(axis=-1)
+        return np.maximum(kept - _ratio(m[..., 1] ** 2, m[..., 0]), 0.0)
+
+    @cached_property
+    def sse_after(self) -> np.ndarray:
+        return np.maximum(self.sse_before - self.reduction, 0.0)
+
+    @cached_property
+    def mse_before(self) -> np.ndarray:
+        return _ratio(self.sse_before, self.n_known)
+
+    @cached_property
+    def mse_after(self) -> np.ndarray:
+        return _ratio(self.sse_after, self.n_known)
+
+    @cached_property
+    def gain(self) -> np.ndarray:
+        return self.known * _ratio(self.reduction, self.n_known)
+
+    def gain_by(self, criterion: str) -> np.ndarray:
+        return self.gain
+
+    def score_by(self, criterion: str) -> np.ndarray:
+        return self.gain
+
+    def take(self, index) -> "RegressionStats":
+        missing = self.missing if self.missing.ndim == 1 else self.missing[index]
+        return RegressionStats(self.branches[index], missing)
+
+
+class RegressionThresholdScores:
+    """`RegressionStats` for every threshold of every numeric attribute: moments are (3, A, C)."""
+
+    def __init__(self, left: np.ndarray, known: np.ndarray, missing: np.ndarray) -> None:
+        self.left = left  # (3, A, C) cumulative (w, w y, w y^2)
+        self.known_moments = known  # (3, A)
+        self.missing = missing  # (3, A)
+
+    @cached_property
+    def n_left(self) -> np.ndarray:
+        return self.left[0]
+
+    @cached_property
+    def n_right(self) -> np.ndarray:
+        return self.known_moments[0][:, None] - self.left[0]
+
+    @property
+    def branch_sizes(self) -> tuple[np.ndarray, ...]:
+        return (self.n_left, self.n_right)
+
+    @cached_property
+    def gain(self) -> np.ndarray:
+        n, s = self.known_moments[0][:, None], self.known_moments[1][:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):  # empty sides only at masked positions
+            kept = self.left[1] ** 2 / self.n_left + (s - self.left[1]) ** 2 / self.n_right
+            reduction = np.maximum(kept - s * s / n, 0.0)
+            known = n / (n + self.missing[0][:, None])
+            return known * reduction / n
+
+    def gain_by(self, criterion: str) -> np.ndarray:
+        return self.gain
+
+    def score_by(self, criterion: str) -> np.ndarray:
+        return self.gain

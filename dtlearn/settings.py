@@ -19,8 +19,9 @@ from __future__ import annotations
 import numbers
 from dataclasses import asdict, dataclass, fields, replace
 
-CRITERIA = ("entropy", "gini", "gain_ratio")
-CRITERION_NAMES = {"entropy": "information gain", "gini": "Gini gain", "gain_ratio": "gain ratio"}
+CRITERIA = ("entropy", "gini", "gain_ratio", "squared_error")
+CRITERION_NAMES = {"entropy": "information gain", "gini": "Gini gain", "gain_ratio": "gain ratio",
+                   "squared_error": "decrease in mean squared error"}
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,20 @@ class Settings:
     threshold_at_data_value: bool = False  # J48: the cut is the largest training value <= midpoint
     collapse: bool = False  # J48: collapse subtrees that make no fewer training errors
     max_exhaustive_values: int = 12  # CART subsets: exhaustive search up to this many values
+    max_subset_size: int | None = None  # Zaki & Meira's l: subsets X in V with 1 <= |V| <= l
+    task: str | None = None  # "classification", "regression", or None: decided from the target
+    leaf_value: str = "mean"  # regression leaves predict the "mean" or the "median"
+    priors: object = None  # None / "data", "equal", or {class: probability} (CART, seed 002)
+    class_weight: object = None  # None, "balanced" or {class: weight} (scikit-learn's)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @property
     def impurity(self) -> str:
-        """The impurity a node displays: Gini for the gini criterion, entropy otherwise."""
-        return "gini" if self.criterion == "gini" else "entropy"
+        """The impurity a node displays: Gini for the gini criterion, MSE for regression,
+        entropy otherwise."""
+        return {"gini": "gini", "squared_error": "mse"}.get(self.criterion, "entropy")
 
 
 PRESETS: dict[str, Settings] = {
@@ -106,6 +113,16 @@ def _validate(s: Settings) -> None:
         raise ValueError(f"min_purity (Zaki's pi) must be in (0, 1], not {s.min_purity!r}.")
     if not _is_int(s.max_exhaustive_values) or not 2 <= s.max_exhaustive_values <= 16:
         raise ValueError("max_exhaustive_values must be a whole number from 2 to 16.")
+    if s.max_subset_size is not None and (not _is_int(s.max_subset_size) or not 1 <= s.max_subset_size <= 8):
+        raise ValueError("max_subset_size (Zaki's l) must be a whole number from 1 to 8, or None.")
+    if s.task not in (None, "classification", "regression"):
+        raise ValueError("task must be 'classification', 'regression' or None (decided from the target).")
+    if s.leaf_value not in ("mean", "median"):
+        raise ValueError("leaf_value must be 'mean' or 'median'.")
+    if not (s.priors in (None, "data", "equal") or isinstance(s.priors, dict)):
+        raise ValueError("priors must be 'data', 'equal' or a {class: probability} dict.")
+    if not (s.class_weight in (None, "balanced") or isinstance(s.class_weight, dict)):
+        raise ValueError("class_weight must be None, 'balanced' or a {class: weight} dict.")
     for flag in ("reuse_attributes", "stop_at_zero_gain", "average_gain_rule", "threshold_correction",
                  "threshold_at_data_value", "collapse"):
         if not isinstance(getattr(s, flag), bool):

@@ -53,11 +53,7 @@ def split_limits(settings: Settings, stats, n_classes: int, kind: str):
     """(ok, reason) per candidate from the rules that need only the candidate itself.
 
     Shape-agnostic: the result has the shape of `stats.n_known` broadcast over candidates."""
-    if hasattr(stats, "n_left"):  # binary: two branch sizes, no reduction over a short axis
-        n_left, n_right = np.broadcast_arrays(stats.n_left, stats.n_right)
-        branches = (n_left, n_right)
-    else:
-        branches = tuple(np.moveaxis(stats.n_branch, -1, 0))
+    branches = np.broadcast_arrays(*stats.branch_sizes)  # case weight of each branch
     n_known = branches[0] + sum(branches[1:])
     nonempty = sum((b > 0).astype(np.int8) for b in branches)
     reason = np.where(nonempty < 2, ONE_BRANCH, OK)
@@ -123,6 +119,11 @@ def attribute_bests(attributes, kind, stats, ok, reason, settings, used, n_total
 
     With the gain-ratio criterion a numeric attribute's threshold is the one with the highest
     gain, and only that threshold's gain ratio competes (Quinlan 1993, C4.5)."""
+    many = np.zeros(len(attributes), dtype=bool) if many_valued is None else np.asarray(many_valued)
+    if ok.shape[-1] == 0:  # no candidate at all (e.g. one value left)
+        nothing = np.zeros(len(attributes))
+        return Bests(tuple(attributes), np.full(len(attributes), -1), nothing, nothing,
+                     np.full(len(attributes), ONE_BRANCH), many)
     threshold_by_gain = kind == "threshold" and settings.criterion == "gain_ratio"
     rank = stats.gain if threshold_by_gain else stats.score_by(settings.criterion)
     index, has = _best(ok, rank)
@@ -139,7 +140,6 @@ def attribute_bests(attributes, kind, stats, ok, reason, settings, used, n_total
         why = np.where(has & ~positive, NO_CORRECTED_GAIN, why)
     if not settings.reuse_attributes:
         why = np.where([a in used for a in attributes], USED, why)
-    many = np.zeros(len(attributes), dtype=bool) if many_valued is None else np.asarray(many_valued)
     return Bests(tuple(attributes), np.where(why == OK, index, -1), score, gain, why, many)
 
 
@@ -198,18 +198,21 @@ class Evaluation:
 
     @cached_property
     def table(self) -> pd.DataFrame:
+        columns = REGRESSION_COLUMNS if self.encoded.is_regression else TABLE_COLUMNS
         frames = [self._block_frame(a) for a in self.encoded.attributes]
         frames = [f for f in frames if len(f)]
         if not frames:
-            return pd.DataFrame(columns=TABLE_COLUMNS)
-        return pd.concat(frames, ignore_index=True)[TABLE_COLUMNS]
+            return pd.DataFrame(columns=columns)
+        return pd.concat(frames, ignore_index=True)[columns]
 
     def _block_frame(self, attribute: str) -> pd.DataFrame:
         block = self.block(attribute)
         s, n = block.stats, block.size
-        ok, reason = split_limits(self.settings, s, len(self.encoded.classes), block.kind)
+        ok, reason = split_limits(self.settings, s, max(len(self.encoded.classes), 1), block.kind)
         best = self.bests[attribute]
         reason = self._attribute_reasons(block, ok, reason, best)
+        if self.encoded.is_regression:
+            return self._regression_frame(block, reason)
         score = s.score_by(self.settings.criterion).astype(float).copy()
         adjusted = np.full(n, np.nan)
         if best.index >= 0 and block.kind == "threshold" and self.settings.criterion == "gain_ratio":
@@ -235,6 +238,29 @@ class Evaluation:
             "eligible": reason == OK,
             "reason": [self._reason_text(r, block) for r in reason],
             "chosen": chosen,
+        })
+
+    def _regression_frame(self, block: Block, reason) -> pd.DataFrame:
+        s, n = block.stats, block.size
+        tests = [block.test(i) for i in range(n)]
+        chosen = np.zeros(n, dtype=bool)
+        if self.choice is not None and self.choice.attribute == block.attribute:
+            chosen[self.choice.index] = True
+        moments = s.branches
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = moments[..., 1] / moments[..., 0]
+        return pd.DataFrame({
+            "attribute": block.attribute, "kind": block.kind,
+            "test": [t.describe() for t in tests],
+            "threshold": block.thresholds if block.kind == "threshold" else np.full(n, np.nan),
+            "branches": [t.branch_labels for t in tests],
+            "branch_stats": [tuple((float(moments[i, b, 0]), float(means[i, b])) for b in range(moments.shape[1]))
+                             for i in range(n)],
+            "n": s.n, "known": s.known,
+            "sse_before": s.sse_before, "sse_after": s.sse_after, "sse_reduction": s.reduction,
+            "mse_before": s.mse_before, "mse_after": s.mse_after,
+            "score": s.gain, "eligible": reason == OK,
+            "reason": [self._reason_text(r, block) for r in reason], "chosen": chosen,
         })
 
     def _attribute_reasons(self, block: Block, ok, reason, best: AttributeBest) -> np.ndarray:
@@ -296,17 +322,22 @@ TABLE_COLUMNS = [
 ]
 
 
+REGRESSION_COLUMNS = [
+    "attribute", "kind", "test", "threshold", "branches", "branch_stats", "n", "known",
+    "sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "reason", "chosen",
+]
+
+
 def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: Settings,
              used: frozenset = frozenset()) -> Evaluation:
     """Score every candidate split of the node made of `rows` (with `weights`) and choose."""
-    k = len(encoded.classes)
-    y = encoded.y[rows]
-    node_counts = np.bincount(y, weights=weights, minlength=k).astype(float)
+    k = max(len(encoded.classes), 1)
+    channels = encoded.channels(rows, weights)
+    node_summary = channels.sum(axis=1)
     n_total = float(weights.sum())
     parts, scan, blocks = [], None, {}
     if settings.numeric_split == "threshold" and encoded.numeric_attributes:
-        scan = NumericScan(encoded.numeric_attributes, encoded.numeric_by_attribute[:, rows], y, weights,
-                           node_counts)
+        scan = NumericScan(encoded, encoded.numeric_by_attribute[:, rows], channels, node_summary)
         ok, reason = split_limits(settings, scan.scores, k, "threshold")
         ok &= scan.distinct
         bests = attribute_bests(scan.attributes, "threshold", scan.scores, ok, reason, settings, used, n_total)
@@ -317,7 +348,7 @@ def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: 
     for attribute in encoded.attributes:
         if scan is not None and attribute in scan.attributes:
             continue
-        block = _categorical_block(encoded, attribute, rows, y, weights, node_counts, settings)
+        block = _categorical_block(encoded, attribute, rows, channels, node_summary, settings)
         blocks[attribute] = block
         ok, reason = split_limits(settings, block.stats, k, block.kind)
         as_row = block.stats.take(None)  # (1, C): one attribute through the batched code
@@ -326,12 +357,13 @@ def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: 
                                      settings, used, n_total, many))
     bests = Bests.join(parts, encoded.attributes)
     choice, average = choose(bests, settings)
-    return Evaluation(encoded, rows, weights, settings, used, node_counts, bests, choice, average, scan, blocks)
+    return Evaluation(encoded, rows, weights, settings, used, node_summary, bests, choice, average, scan, blocks)
 
 
-def _categorical_block(encoded, attribute, rows, y, weights, node_counts, settings) -> Block:
+def _categorical_block(encoded, attribute, rows, channels, node_summary, settings) -> Block:
     codes = encoded.codes(attribute)[rows]
     values = encoded.categories(attribute)
     if settings.categorical_split == "subset" and encoded.kind(attribute) == "categorical":
-        return subset_block(attribute, codes, values, y, weights, node_counts, settings.max_exhaustive_values)
-    return multiway_block(attribute, codes, values, y, weights, node_counts)
+        return subset_block(encoded, attribute, codes, values, channels, node_summary,
+                            settings.max_exhaustive_values, settings.max_subset_size)
+    return multiway_block(encoded, attribute, codes, values, channels, node_summary)

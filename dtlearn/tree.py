@@ -31,21 +31,23 @@ class Step:
     branch: str | None  # the branch label leading here from the parent ("= Sunny", "<= 2.45")
     depth: int
     path: tuple[str, ...]  # the conditions from the root to this node
-    class_weights: tuple[float, ...]
-    prediction: str
-    impurity: float
+    class_weights: tuple[float, ...]  # () for regression
+    prediction: str  # a class label, or the predicted value written out (regression)
+    impurity: float  # entropy or Gini (with class priors: of the prior-weighted proportions); MSE
     action: str  # SPLIT, LEAF or COLLAPSE
     reason: str  # in words: why this split won, or which stopping condition made a leaf
     stop: str | None = None  # short code of the stopping condition (leaf and collapse steps)
     test: Test | None = None
     child_ids: tuple[int, ...] = ()
-    child_weights: tuple[tuple[float, ...], ...] = ()
+    child_weights: tuple[tuple[float, ...], ...] = ()  # class weights, or (w, w y, w y^2) for regression
     branch_fractions: tuple[float, ...] = ()  # r~_v: shares of known weight, used for unknown values
     evaluate: Callable | None = field(default=None, repr=False)  # -> splits.Evaluation, made on demand
+    weight: float = 0.0  # total case weight of the node's rows
+    value: float | None = None  # regression: the node's prediction (mean, or median for leaves)
 
     @property
     def n(self) -> float:
-        return float(sum(self.class_weights))
+        return self.weight
 
     @cached_property
     def evaluation(self):
@@ -82,6 +84,8 @@ class Node:
     prediction: str
     impurity: float
     status: str  # "split", "leaf" or "pending" (not decided yet in a partial tree)
+    weight: float = 0.0
+    value: float | None = None  # regression: the predicted value
     test: Test | None = None
     children: tuple["Node", ...] = ()
     branch_fractions: tuple[float, ...] = ()
@@ -91,7 +95,7 @@ class Node:
 
     @property
     def n(self) -> float:
-        return float(sum(self.class_weights))
+        return self.weight
 
     @property
     def is_leaf(self) -> bool:
@@ -118,6 +122,12 @@ class Tree:
     steps: tuple[Step, ...]
     total_steps: int  # of the complete induction; len(steps) for a partial tree is less
     ranges: dict = field(default_factory=dict)  # numeric attribute -> (min, max) of training values
+    class_factor: tuple | None = None  # class priors / class weights as multipliers per class
+    task: str = "classification"
+
+    @property
+    def is_regression(self) -> bool:
+        return self.task == "regression"
 
     @property
     def algorithm(self) -> str:
@@ -163,14 +173,20 @@ class Tree:
         """Class probabilities (columns in `classes` order). A row whose tested value is
         missing (or unseen) goes down every branch, weighted by the branch's share of the
         training weight, and the leaf distributions are combined (C4.5; seed 003)."""
+        if self.is_regression:
+            raise ValueError("A regression tree predicts values, not class probabilities: use predict().")
+        return self._combined(frame)
+
+    def _combined(self, frame: pd.DataFrame) -> np.ndarray:
         weights = np.ones(len(frame))
-        result = np.zeros((len(frame), len(self.classes)))
+        result = np.zeros((len(frame), 1 if self.is_regression else len(self.classes)))
         self._spread(self.root, frame, weights, result)
         return result
 
     def _spread(self, node: Node, frame, weights, result) -> None:
         if node.is_leaf:
-            result += weights[:, None] * np.asarray(node.distribution)[None, :]
+            leaf = [node.value] if self.is_regression else node.distribution
+            result += weights[:, None] * np.asarray(leaf)[None, :]
             return
         branch = node.test.branch_of(_column(frame, node.test.attribute))
         for b, child in enumerate(node.children):
@@ -179,9 +195,12 @@ class Tree:
                 self._spread(child, frame, weights * share, result)
 
     def predict(self, frame: pd.DataFrame) -> np.ndarray:
-        """The most probable class of each row (ties: the first class in `classes`)."""
-        proba = self.predict_proba(frame)
-        return np.asarray(self.classes, dtype=object)[np.argmax(proba, axis=1)]
+        """The most probable class of each row (ties: the first class in `classes`); for a
+        regression tree the leaf value (rows with a missing tested value: the weighted mean)."""
+        combined = self._combined(frame)
+        if self.is_regression:
+            return combined[:, 0]
+        return np.asarray(self.classes, dtype=object)[np.argmax(combined, axis=1)]
 
     def apply(self, frame: pd.DataFrame) -> np.ndarray:
         """The leaf id of each row; at a missing value the row follows the heaviest branch."""
@@ -240,40 +259,55 @@ def _distribution(weights, fallback) -> tuple[float, ...]:
     return tuple(float(w) / total for w in weights)
 
 
-def _build(tree: Tree) -> Node:
-    """Replay the steps into nested nodes."""
+def summarize(tree: Tree, stats, fallback, value: float | None = None) -> dict:
+    """What a node shows, from its statistics: class weights (classification) or the moments
+    (w, w y, w y^2) (regression). `fallback` is the parent's distribution or value, used by a
+    node that no row reaches (seed 000, condition 3)."""
+    from .data import label
     from .impurity import IMPURITY
 
-    impurity = IMPURITY[tree.settings.impurity]
-    records = {0: dict(weights=tree.root_weights, depth=0, branch=None, path=(), parent=None)}
+    stats = np.asarray(stats, dtype=float)
+    if tree.is_regression:
+        w, s, q = stats
+        mean = s / w if w > 0 else fallback
+        shown = mean if value is None else value
+        return dict(class_weights=(), distribution=(), weight=float(w), value=float(shown),
+                    prediction=label(round(float(shown), 4)),
+                    impurity=float(max(q / w - mean * mean, 0.0)) if w > 0 else 0.0)
+    adjusted = stats if tree.class_factor is None else stats * np.asarray(tree.class_factor)
+    distribution = _distribution(adjusted, fallback)
+    return dict(class_weights=tuple(float(x) for x in stats), distribution=distribution, weight=float(stats.sum()),
+                value=None, prediction=tree.classes[majority(distribution)],
+                impurity=float(IMPURITY[tree.settings.impurity](adjusted)))
+
+
+def _build(tree: Tree) -> Node:
+    """Replay the steps into nested nodes."""
+    records = {0: dict(stats=tree.root_weights, depth=0, branch=None, path=(), parent=None)}
     decided: dict[int, Step] = {}
     for step in tree.steps:
         if step.action == SPLIT:
             parent = records[step.node_id]
-            for b, (child_id, weights) in enumerate(zip(step.child_ids, step.child_weights)):
+            for b, (child_id, stats) in enumerate(zip(step.child_ids, step.child_weights)):
                 records[child_id] = dict(
-                    weights=weights, depth=parent["depth"] + 1, branch=step.test.branch_labels[b],
+                    stats=stats, depth=parent["depth"] + 1, branch=step.test.branch_labels[b],
                     path=parent["path"] + (step.test.condition(b),), parent=step.node_id,
                 )
         decided[step.node_id] = step
 
-    def make(node_id: int, parent_distribution) -> Node:
+    def make(node_id: int, fallback) -> Node:
         record, step = records[node_id], decided.get(node_id)
-        weights = tuple(float(w) for w in record["weights"])
-        distribution = _distribution(weights, parent_distribution)
-        common = dict(
-            id=node_id, depth=record["depth"], branch=record["branch"], path=record["path"],
-            class_weights=weights, distribution=distribution,
-            prediction=tree.classes[majority(distribution)],
-            impurity=float(impurity(np.asarray(weights))),
-        )
+        leaf_value = step.value if step is not None and step.action != SPLIT else None
+        shown = summarize(tree, record["stats"], fallback, leaf_value)
+        common = dict(id=node_id, depth=record["depth"], branch=record["branch"], path=record["path"], **shown)
+        inherited = shown["value"] if tree.is_regression else shown["distribution"]
         if step is None:
             return Node(status="pending", **common)
         if step.action == SPLIT:
-            children = tuple(make(c, distribution) for c in step.child_ids)
+            children = tuple(make(c, inherited) for c in step.child_ids)
             return Node(status="split", test=step.test, children=children,
                         branch_fractions=step.branch_fractions, step=step.number, **common)
         return Node(status="leaf", leaf_reason=step.reason, stop=step.stop, step=step.number, **common)
 
-    uniform = tuple(1.0 / len(tree.classes) for _ in tree.classes)
+    uniform = 0.0 if tree.is_regression else tuple(1.0 / len(tree.classes) for _ in tree.classes)
     return make(0, uniform)
