@@ -3,7 +3,8 @@
 At each node, in this order (the first rule that applies makes a leaf):
  1. no training rows reach it                    -> the parent's majority (seed 000, cond. 3)
  2. all rows have one class                      -> pure leaf              (seed 000, cond. 1)
- 3. max_depth reached; 4. fewer rows than min_samples_split (C4.5: than 2 x min_branch_cases);
+ 3. max_depth reached; 4. fewer rows than min_samples_split, at most leaf_size (Zaki's eta), or
+    (C4.5) fewer than 2 x min_branch_cases;
  5. majority fraction >= min_purity (Zaki's pi)
  6. no attribute left, or all rows identical on the attributes left (seed 000, cond. 2)
  7. no candidate satisfies the split rules (min_samples_leaf, min_branch_cases, ...)
@@ -26,7 +27,7 @@ from .data import Dataset, label, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .splits import NO_KNOWN, ONE_BRANCH, TIE, USED, Evaluation, evaluate
-from .tree import COLLAPSE, LEAF, SPLIT, Step, Tree, summarize
+from .tree import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Step, Tree, summarize
 
 
 def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
@@ -39,6 +40,7 @@ def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
     """
     data = _as_dataset(data)
     config = resolve_task(make_settings(algorithm, **settings), data)
+    data = with_missing_as_value(data) if config.missing_values == "own_value" else data
     encoded = encode(data, config)
     steps = list(grow(encoded, config))
     if config.collapse:
@@ -51,9 +53,36 @@ def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFra
     """Every candidate split at the root of `data`, one row each, with every measure."""
     data = _as_dataset(data)
     config = resolve_task(make_settings(algorithm, **settings), data)
+    data = with_missing_as_value(data) if config.missing_values == "own_value" else data
     encoded = encode(data, config)
     rows = np.arange(encoded.n_rows)
     return evaluate(encoded, rows, np.ones(encoded.n_rows), config).table
+
+
+def with_missing_as_value(data: Dataset) -> Dataset:
+    """Missing categorical cells become the value "(missing)" (seed 003's "missing data" branch)."""
+    frame = data.frame.copy()
+    for attribute, kind in data.kinds.items():
+        if kind == "categorical" and frame[attribute].isna().any():
+            frame[attribute] = frame[attribute].astype(object).where(frame[attribute].notna(), OWN_VALUE)
+    return Dataset(frame, data.target, data.kinds)
+
+
+def fill_values(data: Dataset) -> dict:
+    """Each attribute's most frequent training value (numbers: the median), for filling gaps."""
+    values = {}
+    for attribute, kind in data.kinds.items():
+        column = data.frame[attribute].dropna()
+        if column.empty:
+            continue
+        if kind == "numeric":
+            values[attribute] = float(column.median())
+        else:
+            labels = column.map(label)
+            counts = labels.value_counts()
+            top = counts.max()
+            values[attribute] = min(v for v, c in counts.items() if c == top)  # ties: first in text order
+    return values
 
 
 def infer_task(data: Dataset) -> str:
@@ -67,7 +96,7 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
     """The settings with `task` decided (auto: `infer_task`) and checked against the data."""
     task = settings.task or infer_task(data)
     if task == "regression":
-        if settings.algorithm != "cart":
+        if settings.algorithm not in ("cart", "zaki") or settings.categorical_split != "subset":
             raise ValueError("Regression trees are CART's: choose the cart algorithm for a numeric target.")
         if settings.priors is not None or settings.class_weight is not None:
             raise ValueError("Class priors and class weights apply to classification, not regression.")
@@ -140,7 +169,7 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
     meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,
-                steps, total, ranges, encoded.class_factor, encoded.task)
+                steps, total, ranges, encoded.class_factor, encoded.task, fill_values(encoded.data))
     uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
     return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
 
@@ -237,6 +266,9 @@ def _stop_before_evaluating(encoded, settings: Settings, node, shown):
     if total < settings.min_samples_split:
         return "min_samples_split", (f"Only {_w(total)} rows, fewer than min_samples_split = "
                                      f"{label(settings.min_samples_split)}: too few to split.")
+    if settings.leaf_size is not None and total <= settings.leaf_size:
+        return "leaf_size", (f"Only {_w(total)} rows, at most the leaf size eta = {label(settings.leaf_size)} "
+                             "(Zaki & Meira): the node becomes a leaf.")
     if settings.min_branch_cases > 0 and total < 2 * settings.min_branch_cases:
         return "min_samples_split", (f"Only {_w(total)} rows: C4.5 needs at least 2 x "
                                      f"{label(settings.min_branch_cases)} to split.")

@@ -12,6 +12,9 @@ Presets (see the README for the full story):
   below the midpoint) and ``collapse`` (subtrees that do not lower training error collapse).
 - ``cart`` binary splits only, Gini (or entropy), midpoint thresholds, categorical attributes
   split into two subsets; equal to scikit-learn's DecisionTreeClassifier on numeric data.
+- ``zaki`` Zaki & Meira's DECISIONTREE(D, eta, pi): binary splits by information gain,
+  categorical subsets X in V with |V| <= l (``max_subset_size``), leaf when n <= eta
+  (``leaf_size``) or purity >= pi (``min_purity``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ class Settings:
     min_samples_split: float = 2  # a node with less weight than this is a leaf
     min_samples_leaf: float = 1  # every branch that receives rows needs at least this weight
     min_purity: float | None = None  # Zaki's pi: a node whose majority fraction >= pi is a leaf
+    leaf_size: float | None = None  # Zaki's eta: a node with at most eta rows is a leaf
     min_gain: float = 0.0  # seed 003's pre-pruning threshold: split only if gain >= min_gain
     stop_at_zero_gain: bool = False  # a node whose best gain is 0 becomes a leaf
     average_gain_rule: bool = False  # C4.5: only candidates with gain >= average gain compete
@@ -44,6 +48,7 @@ class Settings:
     collapse: bool = False  # J48: collapse subtrees that make no fewer training errors
     max_exhaustive_values: int = 12  # CART subsets: exhaustive search up to this many values
     max_subset_size: int | None = None  # Zaki & Meira's l: subsets X in V with 1 <= |V| <= l
+    missing_values: str = "fractional"  # "fractional" (C4.5 weights) or "own_value" (a category)
     task: str | None = None  # "classification", "regression", or None: decided from the target
     leaf_value: str = "mean"  # regression leaves predict the "mean" or the "median"
     priors: object = None  # None / "data", "equal", or {class: probability} (CART, seed 002)
@@ -70,6 +75,12 @@ PRESETS: dict[str, Settings] = {
         threshold_at_data_value=True, collapse=True,
     ),
     "cart": Settings(algorithm="cart", criterion="gini"),
+    # Zaki & Meira, DECISIONTREE(D, eta, pi): binary splits scored by information gain, numeric
+    # midpoints, categorical X in V with |V| <= l; stop when n <= eta or purity >= pi
+    "zaki": Settings(
+        algorithm="zaki", criterion="entropy", categorical_split="subset", max_subset_size=2,
+        leaf_size=5, min_purity=0.95, stop_at_zero_gain=True,
+    ),
 }
 
 ALGORITHMS = tuple(PRESETS)
@@ -108,6 +119,8 @@ def _validate(s: Settings) -> None:
     _number_at_least("min_samples_split", s.min_samples_split, 0)
     _number_at_least("min_samples_leaf", s.min_samples_leaf, 0)
     _number_at_least("min_gain", s.min_gain, 0)
+    if s.leaf_size is not None:
+        _number_at_least("leaf_size", s.leaf_size, 0)
     _number_at_least("min_branch_cases", s.min_branch_cases, 0)
     if s.min_purity is not None and (not _is_number(s.min_purity) or not 0 < s.min_purity <= 1):
         raise ValueError(f"min_purity (Zaki's pi) must be in (0, 1], not {s.min_purity!r}.")
@@ -117,6 +130,8 @@ def _validate(s: Settings) -> None:
         raise ValueError("max_subset_size (Zaki's l) must be a whole number from 1 to 8, or None.")
     if s.task not in (None, "classification", "regression"):
         raise ValueError("task must be 'classification', 'regression' or None (decided from the target).")
+    if s.missing_values not in ("fractional", "own_value"):
+        raise ValueError("missing_values must be 'fractional' (C4.5's weights) or 'own_value'.")
     if s.leaf_value not in ("mean", "median"):
         raise ValueError("leaf_value must be 'mean' or 'median'.")
     if not (s.priors in (None, "data", "equal") or isinstance(s.priors, dict)):

@@ -19,6 +19,7 @@ import pandas as pd
 from .conditions import UNKNOWN_BRANCH, Test
 
 SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
+OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +125,7 @@ class Tree:
     ranges: dict = field(default_factory=dict)  # numeric attribute -> (min, max) of training values
     class_factor: tuple | None = None  # class priors / class weights as multipliers per class
     task: str = "classification"
+    fill_values: dict = field(default_factory=dict)  # attribute -> training mode (median if numeric)
 
     @property
     def is_regression(self) -> bool:
@@ -169,15 +171,36 @@ class Tree:
         return replace(self, steps=self.steps[:k])
 
     # prediction ---------------------------------------------------------------------
-    def predict_proba(self, frame: pd.DataFrame) -> np.ndarray:
-        """Class probabilities (columns in `classes` order). A row whose tested value is
-        missing (or unseen) goes down every branch, weighted by the branch's share of the
-        training weight, and the leaf distributions are combined (C4.5; seed 003)."""
+    def predict_proba(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
+        """Class probabilities (columns in `classes` order).
+
+        `missing` says what a row whose tested value is missing (or never seen) does:
+        "distribute" (C4.5; seed 003): it goes down every branch, weighted by the branch's
+        share of the training weight, and the leaf distributions are combined;
+        "most_frequent" (seed 003's simple alternative): the value is filled with the
+        training set's most frequent value (numbers: the median) first.
+        (Treating "missing" as a value of its own is a training setting: missing_values.)"""
         if self.is_regression:
             raise ValueError("A regression tree predicts values, not class probabilities: use predict().")
-        return self._combined(frame)
+        return self._combined(frame, missing)
 
-    def _combined(self, frame: pd.DataFrame) -> np.ndarray:
+    def prepare(self, frame: pd.DataFrame, missing: str = "distribute") -> pd.DataFrame:
+        """The rows as the tree reads them: training-time and prediction-time filling applied."""
+        if missing not in ("distribute", "most_frequent"):
+            raise ValueError("missing must be 'distribute' or 'most_frequent'.")
+        frame = frame.copy()
+        if getattr(self.settings, "missing_values", "fractional") == "own_value":
+            for attribute, kind in self.kinds.items():
+                if kind == "categorical" and attribute in frame:
+                    frame[attribute] = frame[attribute].astype(object).where(frame[attribute].notna(), OWN_VALUE)
+        if missing == "most_frequent":
+            for attribute, value in self.fill_values.items():
+                if attribute in frame:
+                    frame[attribute] = frame[attribute].astype(object).where(frame[attribute].notna(), value)
+        return frame
+
+    def _combined(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
+        frame = self.prepare(frame, missing)
         weights = np.ones(len(frame))
         result = np.zeros((len(frame), 1 if self.is_regression else len(self.classes)))
         self._spread(self.root, frame, weights, result)
@@ -194,10 +217,11 @@ class Tree:
             if (share > 0).any():
                 self._spread(child, frame, weights * share, result)
 
-    def predict(self, frame: pd.DataFrame) -> np.ndarray:
+    def predict(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
         """The most probable class of each row (ties: the first class in `classes`); for a
-        regression tree the leaf value (rows with a missing tested value: the weighted mean)."""
-        combined = self._combined(frame)
+        regression tree the leaf value (rows with a missing tested value: the weighted mean).
+        `missing` as in `predict_proba`."""
+        combined = self._combined(frame, missing)
         if self.is_regression:
             return combined[:, 0]
         return np.asarray(self.classes, dtype=object)[np.argmax(combined, axis=1)]
@@ -205,6 +229,7 @@ class Tree:
     def apply(self, frame: pd.DataFrame) -> np.ndarray:
         """The leaf id of each row; at a missing value the row follows the heaviest branch."""
         ids = np.full(len(frame), -1)
+        frame = self.prepare(frame)
         self._route(self.root, frame, np.arange(len(frame)), ids)
         return ids
 
