@@ -7,6 +7,7 @@ an HTML-like label, so no name from a file can break or inject into the DOT sour
 from __future__ import annotations
 
 import html
+import re
 
 import graphviz
 
@@ -16,6 +17,15 @@ from .tree import Node, Tree
 PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
            "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
 IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy", "mse": "MSE"}
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def escape(text: str) -> str:
+    """Text from a file made safe inside an HTML-like DOT label: markup escaped, and control
+    characters (which Graphviz rejects) shown as spaces."""
+    return html.escape(CONTROL.sub(" ", str(text)))
 
 
 def class_color(tree: Tree, cls: str) -> str:
@@ -30,7 +40,7 @@ def _counts(tree: Tree, node: Node) -> str:
 
 
 def _label(tree: Tree, node: Node) -> str:
-    e = html.escape
+    e = escape
     impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {node.impurity:.3f}"
     size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
     if node.status == "split":
@@ -60,7 +70,7 @@ def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
             attributes.update(color="#d62728", penwidth="3")
         dot.node(f"n{node.id}", _label(tree, node), **attributes)
         for child in node.children:
-            dot.edge(f"n{node.id}", f"n{child.id}", label=f"<{html.escape(child.branch)}>")
+            dot.edge(f"n{node.id}", f"n{child.id}", label=f"<{escape(child.branch)}>")
     return dot
 
 

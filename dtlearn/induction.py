@@ -50,13 +50,14 @@ def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
-    """Every candidate split at the root of `data`, one row each, with every measure."""
+    """Every candidate split at the root of `data`, one row each, with every measure.
+
+    It is the table of `fit(...)`'s first step: when a stopping rule makes the root a leaf,
+    no row is marked chosen."""
     data = _as_dataset(data)
     config = resolve_task(make_settings(algorithm, **settings), data)
     data = with_missing_as_value(data) if config.missing_values == "own_value" else data
-    encoded = encode(data, config)
-    rows = np.arange(encoded.n_rows)
-    return evaluate(encoded, rows, np.ones(encoded.n_rows), config).table
+    return next(grow(encode(data, config), config)).table
 
 
 def with_missing_as_value(data: Dataset) -> Dataset:

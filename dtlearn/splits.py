@@ -341,9 +341,10 @@ def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: 
         ok, reason = split_limits(settings, scan.scores, k, "threshold")
         ok &= scan.distinct
         bests = attribute_bests(scan.attributes, "threshold", scan.scores, ok, reason, settings, used, n_total)
-        has = bests.index >= 0
-        rank_among_distinct = np.cumsum(scan.distinct, axis=1) - 1  # block index of each cut position
-        index = np.where(has, rank_among_distinct[np.arange(len(has)), np.maximum(bests.index, 0)], -1)
+        index = bests.index.copy()
+        if scan.distinct.shape[1]:  # the block index of each cut position counts distinct cuts only
+            rank_among_distinct = np.cumsum(scan.distinct, axis=1) - 1
+            index = np.where(index >= 0, rank_among_distinct[np.arange(len(index)), np.maximum(index, 0)], -1)
         parts.append(Bests(bests.attributes, index, bests.score, bests.gain, bests.reason, bests.many_valued))
     for attribute in encoded.attributes:
         if scan is not None and attribute in scan.attributes:
