@@ -46,7 +46,12 @@ def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
     if config.collapse:
         grown = _tree(encoded, config, tuple(steps), len(steps))
         steps += list(collapse_steps(grown, len(steps)))
-    return _tree(encoded, config, tuple(steps), len(steps))
+    tree = _tree(encoded, config, tuple(steps), len(steps))
+    if config.prune:
+        from .pruning import pessimistic
+
+        tree = pessimistic(tree, config.confidence, config.subtree_raising)
+    return tree
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
@@ -103,6 +108,9 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
             raise ValueError("Class priors and class weights apply to classification, not regression.")
         if settings.min_purity is not None:
             raise ValueError("min_purity (Zaki's pi) applies to classification, not regression.")
+        if settings.prune:
+            raise ValueError("prune=True is C4.5's pessimistic pruning, for classification; prune a regression "
+                             "tree with dtlearn.prune(tree, 'cost_complexity', ...).")
         criterion = "squared_error"
     else:
         if settings.criterion == "squared_error":
@@ -170,7 +178,8 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
     meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,
-                steps, total, ranges, encoded.class_factor, encoded.task, fill_values(encoded.data))
+                steps, total, ranges, encoded.class_factor, encoded.task, fill_values(encoded.data),
+                encoded.data)
     uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
     return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
 

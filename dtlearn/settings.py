@@ -48,6 +48,9 @@ class Settings:
     collapse: bool = False  # J48: collapse subtrees that make no fewer training errors
     max_exhaustive_values: int = 12  # CART subsets: exhaustive search up to this many values
     max_subset_size: int | None = None  # Zaki & Meira's l: subsets X in V with 1 <= |V| <= l
+    prune: bool = False  # grow, then prune the C4.5 way (pessimistic, as J48 without -U)
+    confidence: float = 0.25  # C4.5's CF for pessimistic pruning
+    subtree_raising: bool = True  # C4.5 / J48: consider raising the largest branch when pruning
     missing_values: str = "fractional"  # "fractional" (C4.5 weights) or "own_value" (a category)
     task: str | None = None  # "classification", "regression", or None: decided from the target
     leaf_value: str = "mean"  # regression leaves predict the "mean" or the "median"
@@ -130,6 +133,10 @@ def _validate(s: Settings) -> None:
         raise ValueError("max_subset_size (Zaki's l) must be a whole number from 1 to 8, or None.")
     if s.task not in (None, "classification", "regression"):
         raise ValueError("task must be 'classification', 'regression' or None (decided from the target).")
+    if not isinstance(s.prune, bool) or not isinstance(s.subtree_raising, bool):
+        raise ValueError("prune and subtree_raising must be True or False.")
+    if not _is_number(s.confidence) or not 0 < s.confidence <= 0.5:
+        raise ValueError(f"confidence (C4.5's CF) must be in (0, 0.5], not {s.confidence!r}.")
     if s.missing_values not in ("fractional", "own_value"):
         raise ValueError("missing_values must be 'fractional' (C4.5's weights) or 'own_value'.")
     if s.leaf_value not in ("mean", "median"):

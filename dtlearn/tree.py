@@ -19,6 +19,8 @@ import pandas as pd
 from .conditions import UNKNOWN_BRANCH, Test
 
 SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
+PRUNE, RAISE, KEEP = "prune", "raise", "keep"  # pruning: subtree -> leaf, subtree raising, no change
+GROWTH_ACTIONS = (SPLIT, LEAF)
 OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
 
 
@@ -35,7 +37,7 @@ class Step:
     class_weights: tuple[float, ...]  # () for regression
     prediction: str  # a class label, or the predicted value written out (regression)
     impurity: float  # entropy or Gini (with class priors: of the prior-weighted proportions); MSE
-    action: str  # SPLIT, LEAF or COLLAPSE
+    action: str  # SPLIT, LEAF; after growth COLLAPSE, PRUNE, RAISE or KEEP
     reason: str  # in words: why this split won, or which stopping condition made a leaf
     stop: str | None = None  # short code of the stopping condition (leaf and collapse steps)
     test: Test | None = None
@@ -45,6 +47,9 @@ class Step:
     evaluate: Callable | None = field(default=None, repr=False)  # -> splits.Evaluation, made on demand
     weight: float = 0.0  # total case weight of the node's rows
     value: float | None = None  # regression: the node's prediction (mean, or median for leaves)
+    details: dict = field(default_factory=dict)  # pruning: the numbers that decided the step
+    raised_child: int | None = None  # RAISE: the child whose subtree takes this node's place
+    new_stats: tuple = ()  # RAISE: (node id, class weights, branch fractions) of the re-sorted subtree
 
     @property
     def n(self) -> float:
@@ -126,6 +131,18 @@ class Tree:
     class_factor: tuple | None = None  # class priors / class weights as multipliers per class
     task: str = "classification"
     fill_values: dict = field(default_factory=dict)  # attribute -> training mode (median if numeric)
+    data: object = field(default=None, repr=False)  # the training Dataset (pruning re-sorts it)
+    pruning: dict = field(default_factory=dict)  # how it was pruned: method, options, CV table
+
+    @property
+    def growth_steps(self) -> int:
+        """How many of the complete trace's steps are growth (split and leaf) steps."""
+        return sum(1 for step in self.steps if step.action in GROWTH_ACTIONS)
+
+    @property
+    def pruning_steps(self) -> tuple[Step, ...]:
+        """The steps after growth: J48's collapse, and the pruning trace of `dtlearn.prune`."""
+        return tuple(step for step in self.steps if step.action not in GROWTH_ACTIONS)
 
     @property
     def is_regression(self) -> bool:
@@ -307,32 +324,41 @@ def summarize(tree: Tree, stats, fallback, value: float | None = None) -> dict:
 
 
 def _build(tree: Tree) -> Node:
-    """Replay the steps into nested nodes."""
-    records = {0: dict(stats=tree.root_weights, depth=0, branch=None, path=(), parent=None)}
-    decided: dict[int, Step] = {}
+    """Replay the steps into nested nodes.
+
+    `state[id]` is the node's latest decision: SPLIT with its test and children, LEAF (also
+    after COLLAPSE / PRUNE), or absent (pending). RAISE puts a child's subtree in the node's
+    place, with the re-sorted class weights of that subtree (C4.5's subtree raising)."""
+    stats = {0: tree.root_weights}
+    state: dict[int, Step] = {}
     for step in tree.steps:
         if step.action == SPLIT:
-            parent = records[step.node_id]
-            for b, (child_id, stats) in enumerate(zip(step.child_ids, step.child_weights)):
-                records[child_id] = dict(
-                    stats=stats, depth=parent["depth"] + 1, branch=step.test.branch_labels[b],
-                    path=parent["path"] + (step.test.condition(b),), parent=step.node_id,
-                )
-        decided[step.node_id] = step
+            stats.update(zip(step.child_ids, step.child_weights))
+            state[step.node_id] = step
+        elif step.action == RAISE:
+            state[step.node_id] = replace(state[step.raised_child], node_id=step.node_id)
+            for node_id, weights, fractions in step.new_stats:
+                stats[node_id] = weights
+                if node_id in state and state[node_id].action == SPLIT and fractions:
+                    state[node_id] = replace(state[node_id], branch_fractions=fractions)
+        elif step.action != KEEP:
+            state[step.node_id] = step
 
-    def make(node_id: int, fallback) -> Node:
-        record, step = records[node_id], decided.get(node_id)
+    def make(node_id: int, depth: int, path: tuple, branch, fallback) -> Node:
+        step = state.get(node_id)
         leaf_value = step.value if step is not None and step.action != SPLIT else None
-        shown = summarize(tree, record["stats"], fallback, leaf_value)
-        common = dict(id=node_id, depth=record["depth"], branch=record["branch"], path=record["path"], **shown)
+        shown = summarize(tree, stats[node_id], fallback, leaf_value)
+        common = dict(id=node_id, depth=depth, branch=branch, path=path, **shown)
         inherited = shown["value"] if tree.is_regression else shown["distribution"]
         if step is None:
             return Node(status="pending", **common)
         if step.action == SPLIT:
-            children = tuple(make(c, inherited) for c in step.child_ids)
-            return Node(status="split", test=step.test, children=children,
+            test = step.test
+            children = tuple(make(c, depth + 1, path + (test.condition(b),), test.branch_labels[b], inherited)
+                             for b, c in enumerate(step.child_ids))
+            return Node(status="split", test=test, children=children,
                         branch_fractions=step.branch_fractions, step=step.number, **common)
         return Node(status="leaf", leaf_reason=step.reason, stop=step.stop, step=step.number, **common)
 
     uniform = 0.0 if tree.is_regression else tuple(1.0 / len(tree.classes) for _ in tree.classes)
-    return make(0, uniform)
+    return make(0, 0, (), None, uniform)
