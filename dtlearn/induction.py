@@ -26,6 +26,7 @@ from .conditions import ThresholdTest
 from .data import Dataset, label, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
+from .surrogates import find_surrogates
 from .splits import NO_KNOWN, ONE_BRANCH, TIE, USED, Evaluation, evaluate
 from .tree import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Step, Tree, summarize
 
@@ -233,13 +234,13 @@ def grow(encoded: Encoded, settings: Settings) -> Iterator[Step]:
                 common.update(value=value, prediction=label(round(value, 4)))
             yield Step(action=LEAF, stop=stop[0], reason=stop[1], evaluate=later, **common)
             continue
-        test, children, fractions = _split(encoded, settings, node, evaluation)
+        test, children, fractions, surrogates = _split(encoded, settings, node, evaluation)
         child_ids = tuple(range(next_id, next_id + len(children)))
         next_id += len(children)
         yield Step(
             action=SPLIT, reason=_split_reason(evaluation, test), test=test, child_ids=child_ids,
             child_weights=tuple(_node_stats(encoded, r, w) for r, w in children),
-            branch_fractions=fractions, evaluate=later, **common,
+            branch_fractions=fractions, evaluate=later, found_surrogates=surrogates, **common,
         )
         used = node.used | {test.attribute} if encoded.kind(test.attribute) == "categorical" \
             or settings.numeric_split == "multiway" else node.used
@@ -329,6 +330,11 @@ def _split(encoded: Encoded, settings: Settings, node, evaluation: Evaluation):
     n_branches = len(test.branch_labels)
     known = np.bincount(branch[branch >= 0], weights=node.weights[branch >= 0], minlength=n_branches)
     fractions = known / known.sum()
+    surrogates = None
+    if settings.missing_values == "surrogate" and (branch < 0).any():
+        surrogates = find_surrogates(encoded, node.rows, node.weights, branch, test.attribute,
+                                     settings.max_surrogates)
+        branch = _route_by_surrogates(encoded, node.rows, branch, surrogates, known)
     unknown = branch < 0
     children = []
     for b in range(n_branches):
@@ -336,8 +342,21 @@ def _split(encoded: Encoded, settings: Settings, node, evaluation: Evaluation):
         shared = unknown & (fractions[b] > 0)  # rows with the value missing follow every branch, weighted
         rows = np.concatenate([node.rows[mine], node.rows[shared]])
         weights = np.concatenate([node.weights[mine], node.weights[shared] * fractions[b]])
+        if settings.missing_values == "surrogate":  # rows no surrogate can place stay here (rpart)
+            rows, weights = node.rows[mine], node.weights[mine]
         children.append((rows, weights))
-    return test, children, tuple(float(f) for f in fractions)
+    return test, children, tuple(float(f) for f in fractions), surrogates
+
+
+def _route_by_surrogates(encoded, rows, branch, surrogates, known) -> np.ndarray:
+    """rpart's training rule for a row missing the primary value: the first surrogate it has a
+    value for, else the side with more weight; on a tie the row goes down neither branch."""
+    frame = encoded.data.frame.iloc[rows]
+    for surrogate in surrogates:
+        branch = np.where(branch < 0, surrogate.branch_of(frame[surrogate.test.attribute]), branch)
+    if known[0] != known[1]:
+        branch = np.where(branch < 0, int(np.argmax(known)), branch)
+    return branch
 
 
 def _split_reason(evaluation: Evaluation, test) -> str:

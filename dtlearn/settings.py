@@ -51,7 +51,8 @@ class Settings:
     prune: bool = False  # grow, then prune the C4.5 way (pessimistic, as J48 without -U)
     confidence: float = 0.25  # C4.5's CF for pessimistic pruning
     subtree_raising: bool = True  # C4.5 / J48: consider raising the largest branch when pruning
-    missing_values: str = "fractional"  # "fractional" (C4.5 weights) or "own_value" (a category)
+    missing_values: str = "fractional"  # "fractional" (C4.5 weights), "surrogate" (CART), "own_value"
+    max_surrogates: int = 5  # CART: surrogate splits kept per node (rpart's maxsurrogate)
     task: str | None = None  # "classification", "regression", or None: decided from the target
     leaf_value: str = "mean"  # regression leaves predict the "mean" or the "median"
     priors: object = None  # None / "data", "equal", or {class: probability} (CART, seed 002)
@@ -77,7 +78,7 @@ PRESETS: dict[str, Settings] = {
         average_gain_rule=True, min_branch_cases=2, min_samples_leaf=0, threshold_correction=True,
         threshold_at_data_value=True, collapse=True,
     ),
-    "cart": Settings(algorithm="cart", criterion="gini"),
+    "cart": Settings(algorithm="cart", criterion="gini", missing_values="surrogate"),
     # Zaki & Meira, DECISIONTREE(D, eta, pi): binary splits scored by information gain, numeric
     # midpoints, categorical X in V with |V| <= l; stop when n <= eta or purity >= pi
     "zaki": Settings(
@@ -137,8 +138,12 @@ def _validate(s: Settings) -> None:
         raise ValueError("prune and subtree_raising must be True or False.")
     if not _is_number(s.confidence) or not 0 < s.confidence <= 0.5:
         raise ValueError(f"confidence (C4.5's CF) must be in (0, 0.5], not {s.confidence!r}.")
-    if s.missing_values not in ("fractional", "own_value"):
-        raise ValueError("missing_values must be 'fractional' (C4.5's weights) or 'own_value'.")
+    if s.missing_values not in ("fractional", "surrogate", "own_value"):
+        raise ValueError("missing_values must be 'fractional' (C4.5's weights), 'surrogate' (CART) or 'own_value'.")
+    if s.missing_values == "surrogate" and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
+        raise ValueError("Surrogate splits need binary splits (the cart preset).")
+    if not _is_int(s.max_surrogates) or s.max_surrogates < 0:
+        raise ValueError("max_surrogates must be a whole number >= 0.")
     if s.leaf_value not in ("mean", "median"):
         raise ValueError("leaf_value must be 'mean' or 'median'.")
     if not (s.priors in (None, "data", "equal") or isinstance(s.priors, dict)):

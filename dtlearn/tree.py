@@ -50,6 +50,18 @@ class Step:
     details: dict = field(default_factory=dict)  # pruning: the numbers that decided the step
     raised_child: int | None = None  # RAISE: the child whose subtree takes this node's place
     new_stats: tuple = ()  # RAISE: (node id, class weights, branch fractions) of the re-sorted subtree
+    found_surrogates: tuple | None = None  # CART: surrogate splits found while growing (None: not yet)
+
+    @cached_property
+    def surrogates(self) -> tuple:
+        """The ranked surrogate splits of this step's binary split (CART; `surrogates` module)."""
+        if self.found_surrogates is not None:
+            return self.found_surrogates
+        if self.action != SPLIT or self.evaluation is None or len(self.test.branch_labels) != 2:
+            return ()
+        from .surrogates import surrogates_of
+
+        return surrogates_of(self.evaluation, self.test, self.evaluation.settings.max_surrogates)
 
     @property
     def n(self) -> float:
@@ -98,6 +110,11 @@ class Node:
     leaf_reason: str | None = None
     stop: str | None = None
     step: int | None = None  # number of the step that decided it
+    source: Step | None = field(default=None, repr=False, compare=False)  # that step
+
+    @property
+    def surrogates(self) -> tuple:
+        return self.source.surrogates if self.source is not None and self.status == "split" else ()
 
     @property
     def n(self) -> float:
@@ -229,10 +246,32 @@ class Tree:
             result += weights[:, None] * np.asarray(leaf)[None, :]
             return
         branch = node.test.branch_of(_column(frame, node.test.attribute))
+        if self._uses_surrogates and (branch == UNKNOWN_BRANCH).any():
+            branch = self._by_surrogates(node, frame, branch)
+            stuck = branch == UNKNOWN_BRANCH  # no surrogate, children equally heavy: stop here (rpart)
+            leaf = [node.value] if self.is_regression else node.distribution
+            result += (weights * stuck)[:, None] * np.asarray(leaf)[None, :]
+            weights = np.where(stuck, 0.0, weights)
         for b, child in enumerate(node.children):
             share = np.where(branch == b, 1.0, np.where(branch == UNKNOWN_BRANCH, node.branch_fractions[b], 0.0))
             if (share > 0).any():
                 self._spread(child, frame, weights * share, result)
+
+    @property
+    def _uses_surrogates(self) -> bool:
+        return getattr(self.settings, "missing_values", "") == "surrogate"
+
+    def _by_surrogates(self, node: Node, frame, branch: np.ndarray) -> np.ndarray:
+        """rpart's order for a missing primary value: the surrogates in rank order, then the
+        heavier child; -1 left only when both children weigh the same."""
+        for surrogate in node.surrogates:
+            if surrogate.test.attribute in frame.columns:
+                branch = np.where(branch == UNKNOWN_BRANCH, surrogate.branch_of(frame[surrogate.test.attribute]),
+                                  branch)
+        sizes = [child.weight for child in node.children]
+        if sizes[0] != sizes[1]:
+            branch = np.where(branch == UNKNOWN_BRANCH, int(np.argmax(sizes)), branch)
+        return branch
 
     def predict(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
         """The most probable class of each row (ties: the first class in `classes`); for a
@@ -255,6 +294,8 @@ class Tree:
             ids[rows] = node.id
             return
         branch = node.test.branch_of(_column(frame.iloc[rows], node.test.attribute))
+        if self._uses_surrogates:
+            branch = self._by_surrogates(node, frame.iloc[rows], branch)
         heaviest = int(np.argmax(node.branch_fractions))
         branch = np.where(branch == UNKNOWN_BRANCH, heaviest, branch)
         for b, child in enumerate(node.children):
@@ -357,7 +398,7 @@ def _build(tree: Tree) -> Node:
             children = tuple(make(c, depth + 1, path + (test.condition(b),), test.branch_labels[b], inherited)
                              for b, c in enumerate(step.child_ids))
             return Node(status="split", test=test, children=children,
-                        branch_fractions=step.branch_fractions, step=step.number, **common)
+                        branch_fractions=step.branch_fractions, step=step.number, source=step, **common)
         return Node(status="leaf", leaf_reason=step.reason, stop=step.stop, step=step.number, **common)
 
     uniform = 0.0 if tree.is_regression else tuple(1.0 / len(tree.classes) for _ in tree.classes)
