@@ -209,12 +209,14 @@ def _decode(raw: bytes) -> str:
 
 
 def _parse(text: str, target: str | None, kinds) -> Dataset:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
     rows = list(csv.reader(io.StringIO(text)))
     rows = [row for row in rows if any(cell.strip() for cell in row)]
     header = [cell.strip() for cell in rows[0]]
     for position, name in enumerate(header, start=1):
         if not name:
-            raise DataError(f"Column {position} of the header has no name.")
+            hint = " (a trailing comma?)" if position == len(header) else ""
+            raise DataError(f"Column {position} of the header has no name{hint}.")
     if len(set(header)) != len(header):
         raise DataError(f"Duplicate column names: {_duplicates(header)}. Give every column its own name.")
     if len(header) < 2:

@@ -17,7 +17,7 @@ Every name or value that comes from a data file goes through `text()`: escaped f
 and put inside \\text{...}, so a column called ``a}\\text{x}$`` prints as itself.
 
 >>> print(entropy_of_node({"branch_counts": ((3, 2), (0, 4), (2, 3)), "n": 14, "known": 1}, ("No", "Yes")))
-\\mathrm{Ent}(D) = -\\tfrac{5}{14}\\log_2\\tfrac{5}{14} - \\tfrac{9}{14}\\log_2\\tfrac{9}{14} = 0.940
+\\mathrm{Ent}(D) = - \\tfrac{5}{14}\\log_2\\tfrac{5}{14} - \\tfrac{9}{14}\\log_2\\tfrac{9}{14} = 0.940
 """
 
 from __future__ import annotations
@@ -66,6 +66,31 @@ def number(value: float, digits: int = 3) -> str:
 def weight(value: float) -> str:
     """A count (or C4.5 fractional weight) as written in a fraction: 5, 5.333."""
     return label(round(float(value), 3))
+
+
+TERMS_PER_LINE = 4  # a sum with more terms is broken over lines (KaTeX does not wrap)
+
+
+def _equation(lhs: str, *sides, note: str = "") -> str:
+    """lhs = side_1 = side_2 = ...; a side is a string or a list of terms joined by ' '.
+
+    Short equations stay on one line; when a side has more than TERMS_PER_LINE terms the
+    equation becomes an `aligned` block, one side per line and the long side wrapped.
+    """
+    long = any(isinstance(side, list) and len(side) > TERMS_PER_LINE for side in sides)
+    if not long:
+        flat = [" ".join(side) if isinstance(side, list) else side for side in sides]
+        return lhs + " = " + " = ".join(flat) + note
+    rows = []
+    for side in sides:
+        if isinstance(side, list):
+            chunks = [" ".join(side[i:i + TERMS_PER_LINE]) for i in range(0, len(side), TERMS_PER_LINE)]
+            rows.append("&= " + chunks[0])
+            rows.extend(r"&\quad " + chunk for chunk in chunks[1:])
+        else:
+            rows.append("&= " + side)
+    rows[-1] += note
+    return r"\begin{aligned}" + lhs + " " + r" \\ ".join(rows) + r"\end{aligned}"
 
 
 def _fraction(part: float, whole: float) -> str:
@@ -150,17 +175,15 @@ def _attribute(r: _Row) -> str:
 
 # entropy, gain, split information, gain ratio --------------------------------------------
 
-def _entropy_terms(counts) -> str:
+def _entropy_terms(counts) -> list[str]:
     total = float(np.sum(counts))
-    terms = [r"\tfrac{" + weight(c) + "}{" + weight(total) + r"}\log_2" + _fraction(c, total)
-             for c in counts if c > 0]
-    return "-" + " - ".join(terms)
+    return ["- " + _fraction(c, total) + r"\log_2" + _fraction(c, total) for c in counts if c > 0]
 
 
 def _entropy_line(name: str, counts) -> str:
     if float(np.sum(counts)) <= 0:
         return r"\mathrm{Ent}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
-    return r"\mathrm{Ent}(" + name + ") = " + _entropy_terms(counts) + " = " + number(_entropy(counts))
+    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(_entropy(counts)))
 
 
 def node_counts(row: Mapping, classes: Sequence[str]) -> str:
@@ -192,9 +215,10 @@ def _weighted(r: _Row, measure, name: str, symbol: str) -> tuple[str, float]:
     sizes = r.counts.sum(axis=1)
     values = [measure(c) for c in r.counts]
     after = float(sum(s / r.n_known * v for s, v in zip(sizes, values))) if r.n_known > 0 else 0.0
-    terms = [_fraction(s, r.n_known) + r"\cdot " + number(v) for s, v in zip(sizes, values)]
+    terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v)
+             for i, (s, v) in enumerate(zip(sizes, values))]
     general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
-    return name + " = " + general + " = " + " + ".join(terms) + " = " + number(after), after
+    return _equation(name, general, terms, number(after)), after
 
 
 def weighted_entropy(row: Mapping) -> str:
@@ -242,11 +266,8 @@ def split_information(row: Mapping) -> str:
     name = r"\mathrm{IV}(" + _attribute(r) + ")"
     if parts.sum() <= 0 or (parts > 0).sum() < 2:
         return name + " = 0"
-    terms = _entropy_terms(parts)
-    line = name + " = " + terms + " = " + number(_entropy(parts))
-    if r.has_missing:
-        line += r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}"
-    return line
+    note = r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}" if r.has_missing else ""
+    return _equation(name, _entropy_terms(parts), number(_entropy(parts)), note=note)
 
 
 def _gain_value(r: _Row) -> float:
@@ -285,8 +306,8 @@ def _gini_line(name: str, counts) -> str:
     total = float(np.sum(counts))
     if total <= 0:
         return r"\mathrm{Gini}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
-    terms = [r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
-    return r"\mathrm{Gini}(" + name + ") = 1 - " + " - ".join(terms) + " = " + number(_gini(counts))
+    terms = ["- " + r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
+    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(_gini(counts)))
 
 
 def gini_of_node(row: Mapping, classes: Sequence[str]) -> str:
@@ -316,25 +337,60 @@ def gini_gain(row: Mapping) -> str:
 class Section:
     title: str
     lines: tuple[str, ...]
+    family: str  # "node", "entropy" (gain, gain ratio), "gini" or "squared_error"
 
 
 def derivation(row: Mapping, classes: Sequence[str]) -> tuple[Section, ...]:
     """Every measure of one candidate, worked out, grouped as a page shows them.
 
+    A regression row (with `branch_stats` instead of `branch_counts`) gets
+    `regression_derivation`.
+
     >>> [s.title for s in derivation({"branch_counts": ((3, 2), (0, 4)), "n": 9, "known": 1}, ("No", "Yes"))]
-    ['The node', 'Entropy of each branch', 'Information gain', 'Split information and gain ratio', \
-'Gini index']
+    ['The node', 'Entropy before and after the split', 'Information gain', \
+'Split information and gain ratio', 'Gini index']
     """
+    if "branch_counts" not in row and "branch_stats" in row:
+        return regression_derivation(row)
     share = known_share(row)
-    node = [node_counts(row, classes), entropy_of_node(row, classes)] + ([share] if share else [])
     return (
-        Section("The node", tuple(node)),
-        Section("Entropy of each branch", tuple(branch_entropies(row, classes))),
-        Section("Information gain", (weighted_entropy(row), information_gain(row))),
-        Section("Split information and gain ratio", (split_information(row), *gain_ratio(row))),
+        Section("The node", (node_counts(row, classes),) + ((share,) if share else ()), "node"),
+        Section("Entropy before and after the split", (entropy_of_node(row, classes),
+                                                       *branch_entropies(row, classes), weighted_entropy(row)),
+                "entropy"),
+        Section("Information gain", (information_gain(row),), "entropy"),
+        Section("Split information and gain ratio", (split_information(row), *gain_ratio(row)), "entropy"),
         Section("Gini index", (gini_of_node(row, classes), *branch_ginis(row, classes), weighted_gini(row),
-                               gini_gain(row))),
+                               gini_gain(row)), "gini"),
     )
+
+
+def regression_derivation(row: Mapping) -> tuple[Section, ...]:
+    """A regression candidate (CART, squared error): branch sizes and means, then the decrease
+    in mean squared error, from the row's `branch_stats` ((n, mean) per branch) and its
+    `sse_before` / `sse_after` (sums of squared deviations from the mean; Breiman et al. 1984)."""
+    stats = np.asarray(row["branch_stats"], dtype=float)
+    sizes, means = stats[:, 0], stats[:, 1]
+    n_known = float(sizes.sum())
+    mean = float((sizes * means).sum() / n_known) if n_known > 0 else 0.0
+    branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(stats)))
+    node = [r"|D| = " + weight(n_known) + r",\quad \bar y = \frac{1}{|D|}\sum_{i \in D} y_i = " + number(mean, 4)]
+    for label_, size, value in zip(branches, sizes, means):
+        name = branch_name(label_)
+        node.append("|" + name + "| = " + weight(size) + r",\quad \bar y_" + name[2:] + " = " + number(value, 4))
+    before, after = float(row["sse_before"]), float(row["sse_after"])
+    n = float(row["n"])
+    sse = [
+        _equation(r"\mathrm{SSE}(D)", r"\sum_{i \in D} (y_i - \bar y)^2", number(before)),
+        _equation(r"\mathrm{SSE}_{\text{after}}", r"\sum_v \sum_{i \in D_v} (y_i - \bar y_v)^2", number(after)),
+        _equation(r"\mathrm{MSE}(D)", r"\frac{\mathrm{SSE}(D)}{|D|}", r"\frac{" + number(before) + "}{"
+                  + weight(n) + "}", number(before / n if n else 0.0)),
+        _equation(r"\Delta\mathrm{MSE}", r"\frac{\mathrm{SSE}(D) - \mathrm{SSE}_{\text{after}}}{|D|}",
+                  r"\frac{" + number(before) + " - " + number(after) + "}{" + weight(n) + "}",
+                  number((before - after) / n if n else 0.0, 4)),
+    ]
+    return (Section("The node and its branches", tuple(node), "node"),
+            Section("Decrease in mean squared error", tuple(sse), "squared_error"))
 
 
 def measures(row: Mapping) -> dict[str, float]:

@@ -8,7 +8,7 @@ At each node, in this order (the first rule that applies makes a leaf):
  5. majority fraction >= min_purity (Zaki's pi)
  6. no attribute left, or all rows identical on the attributes left (seed 000, cond. 2)
  7. no candidate satisfies the split rules (min_samples_leaf, min_branch_cases, ...)
- 8. the best gain is below min_gain (seed 003), or 0 where stop_at_zero_gain is set
+ 8. the best gain does not exceed min_gain > 0 (seed 003), or is 0 where stop_at_zero_gain is set
 otherwise the best candidate (see `splits` for the tie-break) splits the node.
 Order: depth-first pre-order, branches in their order. C4.5's collapse steps follow growth.
 """
@@ -27,7 +27,7 @@ from .data import Dataset, label, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .surrogates import find_surrogates
-from .splits import NO_KNOWN, ONE_BRANCH, TIE, USED, Evaluation, evaluate
+from .splits import NO_KNOWN, ONE_BRANCH, SMALL_LEAF, TIE, USED, Evaluation, evaluate
 from .tree import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Step, Tree, summarize
 
 
@@ -300,11 +300,14 @@ def _stop_after_evaluating(settings: Settings, evaluation: Evaluation):
         if reasons <= {ONE_BRANCH, NO_KNOWN, USED}:
             return "identical", ("All rows here have the same values on every attribute left, so no test "
                                  "can separate them: majority leaf (seed 000, stopping condition 2).")
+        if reasons <= {ONE_BRANCH, NO_KNOWN, USED, SMALL_LEAF}:
+            return "min_samples_leaf", (f"Every split would leave a branch with fewer than min_samples_leaf = "
+                                        f"{label(settings.min_samples_leaf)} rows: majority leaf.")
         return "no_valid_split", "No candidate split satisfies the split rules (see the table): majority leaf."
     if settings.stop_at_zero_gain and choice.gain <= TIE:
         return "zero_gain", "No attribute gives any information gain here: majority leaf."
-    if choice.gain < settings.min_gain:
-        return "min_gain", (f"The best gain {choice.gain:.4f} is below min_gain = {label(settings.min_gain)} "
+    if settings.min_gain > 0 and choice.gain <= settings.min_gain:  # seed 003: split if gain > threshold
+        return "min_gain", (f"The best gain {choice.gain:.4f} does not exceed min_gain = {label(settings.min_gain)} "
                             "(pre-pruning, seed 003): majority leaf.")
     return None
 

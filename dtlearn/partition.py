@@ -13,6 +13,9 @@ from .tree import Node, Tree
 
 @dataclass(frozen=True)
 class Rectangle:
+    """A leaf's region (x0, x1] x (y0, y1]: a point on a cut belongs to the lower side, as
+    the tests `attribute <= threshold` send it."""
+
     x0: float
     x1: float
     y0: float

@@ -39,7 +39,7 @@ class Settings:
     min_samples_leaf: float = 1  # every branch that receives rows needs at least this weight
     min_purity: float | None = None  # Zaki's pi: a node whose majority fraction >= pi is a leaf
     leaf_size: float | None = None  # Zaki's eta: a node with at most eta rows is a leaf
-    min_gain: float = 0.0  # seed 003's pre-pruning threshold: split only if gain >= min_gain
+    min_gain: float = 0.0  # seed 003's pre-pruning threshold: split only if gain > min_gain (0: off)
     stop_at_zero_gain: bool = False  # a node whose best gain is 0 becomes a leaf
     average_gain_rule: bool = False  # C4.5: only candidates with gain >= average gain compete
     min_branch_cases: float = 0  # J48 -M: two branches need this many cases

@@ -265,8 +265,8 @@ class Evaluation:
 
     def _attribute_reasons(self, block: Block, ok, reason, best: AttributeBest) -> np.ndarray:
         reason = reason.copy()
-        if best.reason == USED:
-            return np.where(reason == OK, USED, reason)
+        if best.reason == USED:  # the reason a student needs first, whatever else holds
+            return np.full_like(reason, USED)
         if block.kind == "threshold" and self.settings.criterion == "gain_ratio":
             others = ok.copy()
             if best.index >= 0:

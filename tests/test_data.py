@@ -1,0 +1,269 @@
+"""Reading tables: read_csv, Dataset, the built-in catalogue.
+
+Every unusable input must raise `dtlearn.DataError` (a ValueError) with a message a student
+can act on, and nothing else: the cases below each match their message, and hypothesis
+feeds random bytes and random CSV-like text to check that no other exception escapes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dtlearn
+
+GOOD = b"outlook,windy,play\nSunny,1,No\nRain,0,Yes\n"
+
+
+# --- every DataError, with its message ---------------------------------------------------------
+
+@pytest.mark.parametrize("raw,options,message", [
+    (b"", {}, r"^The file is empty\.$"),
+    (b"   \n\n \t \r\n", {}, r"^The file is empty\.$"),
+    (b"a,b\n", {}, r"^The table has a header but no data rows\.$"),
+    (b"a,b\n,\n \n", {}, r"^The table has a header but no data rows\.$"),
+    (b"a,b\n1,x\n", {"target": "c"}, r"^Unknown target column 'c'\. The columns are: a, b\.$"),
+    (b"a,b\n1,x\n2,\n3,?\n4,y\n", {},
+     r"The target column 'b' has missing labels \(data rows 2, 3\)\. Every row needs a class\."),
+    (b"a,b,a\n1,2,x\n", {}, r"^Duplicate column names: 'a'\. Give every column its own name\.$"),
+    (b"a, a ,b\n1,2,x\n", {}, r"Duplicate column names: 'a'"),  # names are stripped first
+    (b"a,,b\n1,2,x\n", {}, r"^Column 2 of the header has no name\.$"),
+    (b"a,b,\n1,x,\n", {}, r"^Column 3 of the header has no name \(a trailing comma\?\)\.$"),
+    (b"a,b\n1,x\n1,x,3\n", {},
+     r"^Data row 2 has 3 fields but the header has 2\. Check for a missing or extra comma\.$"),
+    (b"a,b,c\n1,x\n", {}, r"^Data row 1 has 2 fields but the header has 3\."),
+    (b"a\n1\n2\n", {}, r"^The header has a single column\. A table needs attribute columns and a target"),
+    (b"a;b\n1;2\n", {}, r"The header has a single column"),  # semicolon-separated
+    (b"caf\xe9,x\n1,2\n", {},
+     r"^The file is not UTF-8 text \(undecodable byte at position 3\)\. Save it as 'CSV UTF-8'"),
+    (b"a,b\n\x80\x81,x\n", {}, r"not UTF-8 text \(undecodable byte at position 4\)"),
+    (b"\xff\xfe\x00\xd8", {}, r"not UTF-8 text"),  # a UTF-16 mark followed by a lone surrogate
+    (b"a,b\n\x00\x01,x\n", {}, r"^The file looks binary, not a CSV text table\.$"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", {}, r"not UTF-8 text \(undecodable byte at position 0\)"),
+    (b"PK\x03\x04\x14\x00\x00\x00", {}, r"^The file looks binary"),  # a zip / xlsx header
+    (b"a,b\n1,x\n", {"kinds": {"c": "numeric"}}, r"^Kinds were given for 'c', which is not an attribute column\.$"),
+    (b"a,b\n1,x\n", {"kinds": {"b": "numeric"}}, r"Kinds were given for 'b', which is not an attribute column"),
+    (b"a,b\n1,x\n", {"kinds": {"a": "ordinal"}}, r"^Kind of 'a' must be 'categorical' or 'numeric', not 'ordinal'\.$"),
+    (b"a,b\n1,x\nlots,y\n", {"kinds": {"a": "numeric"}},
+     r"^Column 'a' is set to numeric but data row 2 holds 'lots'\.$"),
+    (b"a,b\ninf,x\n1,y\n", {"kinds": {"a": "numeric"}}, r"^Column 'a' holds an infinite number; use finite numbers"),
+    (b"a,b\n1,x\n-1e999,y\n", {"kinds": {"a": "numeric"}}, r"Column 'a' holds an infinite number"),
+])
+def test_read_csv_errors(raw, options, message):
+    with pytest.raises(dtlearn.DataError, match=message):
+        dtlearn.read_csv(raw, **options)
+
+
+def test_data_error_is_a_value_error():
+    assert issubclass(dtlearn.DataError, ValueError)
+
+
+def test_unusable_sources(tmp_path):
+    with pytest.raises(dtlearn.DataError, match=r"^No such file: "):
+        dtlearn.read_csv(tmp_path / "missing.csv")
+    with pytest.raises(dtlearn.DataError, match=r"^No such file: "):
+        dtlearn.read_csv(str(tmp_path))  # a directory is not a file
+    with pytest.raises(dtlearn.DataError, match=r"^Give a CSV as a path, bytes or an open file\.$"):
+        dtlearn.read_csv(12345)
+    with pytest.raises(dtlearn.DataError, match=r"^Give a CSV as a path, bytes or an open file\.$"):
+        dtlearn.read_csv(None)
+
+
+def test_parser_failures_are_data_errors():
+    # Failures inside the csv module surface as DataError too ("Could not read the table: ...").
+    with pytest.raises(dtlearn.DataError, match=r"^Could not read the table: field larger than field limit"):
+        dtlearn.read_csv(b"a,b\n" + b"x" * 200_000 + b",1\n")
+
+
+# --- Dataset errors -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("frame,target,kinds,message", [
+    (pd.DataFrame({"a": [1.0], "y": ["x"]}), "z", None, r"^Unknown target column 'z'\. The columns are: a, y\.$"),
+    (pd.DataFrame({"y": ["x", "y"]}), "y", None, r"needs at least one attribute column besides the target"),
+    (pd.DataFrame({"a": pd.Series([], dtype=float), "y": pd.Series([], dtype=object)}), "y", None,
+     r"^The table has a header but no data rows\.$"),
+    (pd.DataFrame({"a": [1.0, 2.0], "y": ["x", None]}), "y", None, r"missing labels \(data rows 2\)"),
+    (pd.DataFrame({"a": [1.0] * 7, "y": [None] * 7}), "y", None, r"data rows 1, 2, 3, 4, 5, \.\.\.\)"),
+    (pd.DataFrame([[1, 2, "x"]], columns=["a", "a", "y"]), "y", None, r"^Duplicate column names: 'a'\."),
+    (pd.DataFrame({"a": [1.0, np.inf], "y": ["x", "y"]}), "y", None, r"Column 'a' holds an infinite number"),
+    (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"a": "numeric"},
+     r"^Column 'a' is set to numeric but data row 1 holds 'p'\.$"),
+    (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"a": "text"}, r"Kind of 'a' must be"),
+    (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"b": "numeric"}, r"Kinds were given for 'b'"),
+])
+def test_dataset_errors(frame, target, kinds, message):
+    with pytest.raises(dtlearn.DataError, match=message):
+        dtlearn.Dataset(frame, target, kinds)
+
+
+def test_dataset_needs_a_dataframe():
+    with pytest.raises(dtlearn.DataError, match=r"^A dataset needs a pandas DataFrame\.$"):
+        dtlearn.Dataset({"a": [1], "y": ["x"]}, "y")
+
+
+# --- what read_csv accepts ----------------------------------------------------------------------
+
+def test_question_marks_and_empty_cells_are_missing():
+    data = dtlearn.read_csv(b"colour,size,label\n?,1,x\n,2,y\nred,?,z\n red ,  ,x\n")
+    colour, size = data.frame["colour"], data.frame["size"]
+    assert colour.isna().tolist() == [True, True, False, False]
+    assert colour.iloc[3] == "red"  # cells are stripped
+    assert size.isna().tolist() == [False, False, True, True]
+    # A column whose present values are all numbers is numeric (ints become floats with NaN).
+    assert data.kinds == {"colour": "categorical", "size": "numeric"}
+    assert size.iloc[:2].tolist() == [1.0, 2.0]
+
+
+def test_column_kinds_are_inferred_and_can_be_forced():
+    raw = b"n,code,mixed,y\n1.5,7,1,a\n2,8,x,b\n-3e2,9,2,a\n"
+    data = dtlearn.read_csv(raw)
+    assert data.kinds == {"n": "numeric", "code": "numeric", "mixed": "categorical"}
+    assert data.frame["n"].tolist() == [1.5, 2.0, -300.0]
+    forced = dtlearn.read_csv(raw, kinds={"code": "categorical"})
+    assert forced.kinds["code"] == "categorical"
+    # Numbers given as a category are labelled as written: 7, 8, 9 (not 7.0).
+    assert dtlearn.fit(forced.select(["code"]), "id3").root.test.values == ("7", "8", "9")
+
+
+def test_words_that_look_like_numbers_stay_text():
+    # 'inf' and 'nan' are words in a CSV, not numbers: the column stays categorical.
+    data = dtlearn.read_csv(b"a,b,y\ninf,nan,p\n1,2,q\n")
+    assert data.kinds == {"a": "categorical", "b": "categorical"}
+    assert data.frame["b"].tolist() == ["nan", "2"]
+
+
+def test_target_defaults_to_the_last_column():
+    assert dtlearn.read_csv(GOOD).target == "play"
+    data = dtlearn.read_csv(GOOD, target="outlook")
+    assert data.target == "outlook" and data.attributes == ("windy", "play")
+    assert data.classes == ("Rain", "Sunny")
+
+
+def test_sources_path_bytes_and_file_objects(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_bytes(GOOD)
+    expected = dtlearn.read_csv(GOOD).frame
+    with open(path, "rb") as binary, open(path, encoding="utf-8", newline="") as text:
+        sources = [path, str(path), bytearray(GOOD), memoryview(GOOD), io.BytesIO(GOOD),
+                   io.StringIO(GOOD.decode()), binary, text]
+        for source in sources:
+            pd.testing.assert_frame_equal(dtlearn.read_csv(source).frame, expected)
+
+
+def test_byte_order_marks_and_line_endings():
+    expected = dtlearn.read_csv(GOOD).frame
+    for raw in (b"\xef\xbb\xbf" + GOOD, GOOD.replace(b"\n", b"\r\n"), GOOD.decode().encode("utf-16"),
+                GOOD.rstrip(b"\n")):
+        data = dtlearn.read_csv(raw)
+        assert list(data.frame.columns) == ["outlook", "windy", "play"]  # no '\ufeff' on 'outlook'
+        pd.testing.assert_frame_equal(data.frame, expected)
+
+
+def test_chinese_names_round_trip(tmp_path):
+    # Zhou (2016) Table 4.1: watermelon 2.0 with Chinese column names and values.
+    data = dtlearn.load_dataset("watermelon_2")
+    assert data.target == "好瓜" and data.attributes == ("色泽", "根蒂", "敲声", "纹理", "脐部", "触感")
+    path = tmp_path / "西瓜.csv"
+    data.frame.to_csv(path, index=False, encoding="utf-8")
+    again = dtlearn.read_csv(path)
+    assert again.target == "好瓜" and again.attributes == data.attributes
+    pd.testing.assert_frame_equal(again.frame.astype(str), data.frame.astype(str))
+    # Zhou: 纹理 (texture) at the root of the ID3 tree; names survive into the rules.
+    tree = dtlearn.fit(again, "id3")
+    assert tree.root.test.attribute == "纹理"
+    assert any(rule.startswith("IF 纹理 = 清晰") for rule in tree.rules())
+
+
+def test_utf8_bom_with_chinese_header():
+    raw = "\ufeff色泽,好瓜\n青绿,是\n乌黑,否\n".encode("utf-8")
+    data = dtlearn.read_csv(raw)
+    assert data.attributes == ("色泽",) and data.target == "好瓜" and data.classes == ("否", "是")
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+EXPECTED_SHAPES = {  # rows, columns, target -- from each source's table (see datasets/catalog.json)
+    "tennis": (14, 5, "play"), "credit_risk": (10, 3, "defaulted"), "iris": (150, 5, "species"),
+    "weather_numeric": (14, 5, "play"), "contact_lenses": (24, 5, "contact-lenses"),
+    "internship": (6, 3, "internship"), "watermelon_2": (17, 7, "好瓜"), "watermelon_3": (17, 9, "好瓜"),
+    "watermelon_2alpha": (17, 7, "好瓜"),
+}
+
+
+def test_dataset_names():
+    # The nine teaching datasets are there (the catalogue may grow).
+    assert set(EXPECTED_SHAPES) <= set(dtlearn.dataset_names())
+    assert dtlearn.dataset_names()[:3] == ("tennis", "credit_risk", "iris")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_SHAPES))
+def test_load_dataset(name):
+    rows, columns, target = EXPECTED_SHAPES[name]
+    data = dtlearn.load_dataset(name)
+    assert data.frame.shape == (rows, columns) and data.target == target
+    assert not data.frame[target].isna().any()
+
+
+def test_load_dataset_keeps_declared_value_orders(tennis):
+    # The catalogue declares Mitchell's orders (Sunny, Overcast, Rain); they only break ties.
+    assert list(tennis.frame["outlook"].cat.categories) == ["Sunny", "Overcast", "Rain"]
+    assert tennis.classes == ("No", "Yes")
+
+
+def test_unknown_dataset():
+    with pytest.raises(ValueError, match=r"^Unknown dataset 'golf'\. Built-in datasets: tennis, credit_risk"):
+        dtlearn.load_dataset("golf")
+
+
+def test_watermelon_2alpha_missing_cells():
+    # Zhou (2016) Table 4.4: 色泽 has 3 missing cells, the other attributes 2 each, the label none.
+    data = dtlearn.load_dataset("watermelon_2alpha")
+    assert data.frame.isna().sum().to_dict() == {"色泽": 3, "根蒂": 2, "敲声": 2, "纹理": 2, "脐部": 2,
+                                                 "触感": 2, "好瓜": 0}
+
+
+# --- fuzzing: nothing but DataError escapes ------------------------------------------------------
+
+def read_or_data_error(raw: bytes):
+    try:
+        data = dtlearn.read_csv(raw)
+    except dtlearn.DataError as error:
+        assert str(error)  # a message, always
+        return None
+    assert isinstance(data, dtlearn.Dataset)
+    assert data.target == data.frame.columns[-1]
+    assert len(data.frame) >= 1 and len(data.attributes) >= 1
+    assert not data.frame[data.target].isna().any()
+    return data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+def test_random_bytes_raise_only_data_error(raw):
+    read_or_data_error(raw)
+
+
+CSV_PIECES = st.sampled_from([",", "\n", "\r\n", "\r", '"', "?", " ", "a", "b", "1", "2.5", "-", "e", "inf",
+                              "nan", "1e400", "99999999999999999999", "\x00", "é", "\ufeff", "中", "\t", ";",
+                              "True", "0x1f", "\x0b", "#"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CSV_PIECES, max_size=40).map("".join), st.sampled_from(["utf-8", "utf-16", "latin-1"]))
+def test_random_csv_like_text_raises_only_data_error(text, encoding):
+    try:
+        raw = text.encode(encoding)
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8")
+    data = read_or_data_error(raw)
+    if data is not None:
+        # A table that loads can be learned from.
+        tree = dtlearn.fit(data, "id3")
+        assert tree.n_leaves >= 1
+        assert all(math.isfinite(w) for w in tree.root.class_weights)

@@ -1,0 +1,233 @@
+"""Exports: Graphviz DOT (valid whatever the names), Weka-style text, IF-THEN rules, JSON.
+
+Expected texts and rules are written from Mitchell's tree (1997, fig. 3.1) with the counts
+of his Table 3.2; DOT validity is judged by Graphviz itself (the `dot` program).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pandas as pd
+import pytest
+
+import dtlearn
+
+DOT = shutil.which("dot")
+NASTY = ['say "hi"', "x<y>", "A&B", "back\\slash", "two\nlines", "{brace}", "it's", "]]>",
+         "<b>bold</b>", '\\"', "&amp;", "a;b", "->", "--", "中文 é", "tab\there", "%d %s"]
+
+
+def render_svg(source: str) -> str:
+    """Render DOT with Graphviz; fail the test on any error or warning."""
+    result = subprocess.run([DOT, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, timeout=30)
+    assert result.returncode == 0 and not result.stderr, result.stderr.decode("utf-8", "replace")
+    return result.stdout.decode("utf-8")
+
+
+def check_dot(source: str) -> str:
+    """Valid DOT: rendered by `dot` when installed (here and in CI), else a minimal syntax check."""
+    if DOT:
+        return render_svg(source)
+    # Fallback: statement structure and balanced HTML-like labels (< > only as markup).
+    assert source.startswith("digraph tree {") and source.rstrip().endswith("}")
+    for label in re.findall(r"label=<(.*?)>(?:\s|\]|$)", source):
+        assert label.count("<") == label.count(">")
+        assert "&" not in re.sub(r"&(lt|gt|amp|quot|#x27);", "", label)
+    return ""
+
+
+def svg_text(svg: str) -> str:
+    """All text Graphviz drew, one line per SVG text element (the XML parser decodes entities)."""
+    root = ET.fromstring(svg)
+    return "\n".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+
+
+# --- DOT --------------------------------------------------------------------------------------
+
+def test_dot_has_every_node_and_edge(tennis):
+    tree = dtlearn.fit(tennis, "id3")
+    source = tree.to_dot()
+    for node in tree.nodes():
+        assert re.search(rf"^\s*n{node.id} \[label=", source, re.M), node.id
+        for child in node.children:
+            assert re.search(rf"^\s*n{node.id} -> n{child.id} ", source, re.M)
+    assert len(re.findall(r"^\s*n\d+ \[label=", source, re.M)) == tree.n_nodes
+    assert len(re.findall(r"->", source)) == tree.n_nodes - 1
+    svg = check_dot(source)
+    if DOT:
+        text = svg_text(svg)
+        # Mitchell's counts at the root: 14 days, 5 No and 9 Yes; Ent = 0.940.
+        assert "n = 14: 5 No, 9 Yes" in text and "entropy = 0.940" in text
+        for label in ("= Sunny", "= Overcast", "= Rain", "humidity", "wind", "play = Yes"):
+            assert label in text
+
+
+def test_dot_highlight_marks_one_node(tennis):
+    tree = dtlearn.fit(tennis, "id3")
+    lines = [line for line in tree.to_dot(highlight=3).splitlines() if "penwidth" in line]
+    assert len(lines) == 1 and lines[0].strip().startswith("n3 [")
+    assert "penwidth" not in tree.to_dot()
+
+
+def test_dot_of_partial_trees(tennis):
+    tree = dtlearn.fit(tennis, "id3")
+    for k in range(tree.total_steps + 1):
+        source = tree.at_step(k).to_dot()
+        pending = sum(1 for n in tree.at_step(k).nodes() if n.status == "pending")
+        assert source.count("not decided yet") == pending
+        assert source.count("dashed") == pending
+        check_dot(source)
+
+
+@pytest.mark.parametrize("name", NASTY)
+def test_dot_escapes_names_from_the_data(name):
+    # A name from the data may hold DOT or HTML syntax; it must neither break the DOT source nor
+    # inject markup, whether it is the attribute, a value, a class label or the target's name.
+    # Graphviz must draw the name itself (so "<b>bold</b>" appears as text, not bold).
+    frame = pd.DataFrame({name: [name, name, "w", "w"], "num": [1.0, 2.0, 3.0, 4.0],
+                          name + " (target)": [name, name, "D", "D"]})
+    data = dtlearn.Dataset(frame, name + " (target)")
+    tree = dtlearn.fit(data, "id3")
+    assert tree.root.test.attribute == name
+    svg = check_dot(tree.to_dot())
+    if DOT and "\n" not in name and "\t" not in name:  # Graphviz draws those as spaces
+        drawn = svg_text(svg)
+        assert f"= {name}" in drawn  # the edge label of the value
+        assert f"{name} (target) = {name}" in drawn  # the leaf: target = class
+        assert name in drawn.splitlines()  # the split node's title: the attribute
+
+
+def test_dot_of_a_csv_with_quoted_newlines_and_markup():
+    # The same through read_csv: quoted CSV fields may hold commas, quotes and newlines.
+    raw = ('"x<y>, \\""","class {1}"\n'
+           '"a\nb",A&B\n"a\nb",A&B\nc,"q""uote"\nc,"q""uote"\n').encode("utf-8")
+    data = dtlearn.read_csv(raw)
+    assert data.attributes == ('x<y>, \\"',) and data.target == "class {1}"
+    tree = dtlearn.fit(data, "id3")
+    svg = check_dot(tree.to_dot())
+    if DOT:
+        assert "A&B" in svg_text(svg) and 'q"uote' in svg_text(svg)
+
+
+def test_dot_survives_control_characters_from_a_csv():
+    # Regression (Graphviz rejected the DOT before f9444a0): read_csv keeps a vertical tab (\x0b)
+    # inside a cell (only NUL marks a file as binary), and export.py promises that no name from
+    # a file can break the DOT source.
+    data = dtlearn.read_csv(b"a,y\nx\x0by,A\nx\x0by,A\nz,B\nz,B\n")
+    assert data.frame["a"].iloc[0] == "x\x0by"
+    tree = dtlearn.fit(data, "id3")
+    source = tree.to_dot()
+    assert DOT, "the `dot` program is needed to check this"
+    render_svg(source)
+
+
+# --- text and rules ---------------------------------------------------------------------------
+
+def test_text_of_mitchells_tree(tennis):
+    # Weka J48 style: "attribute = value: class (n)" with the counts of Mitchell's Table 3.2.
+    expected = "\n".join([
+        "outlook = Sunny",
+        "|   humidity = High: No (3)",
+        "|   humidity = Normal: Yes (2)",
+        "outlook = Overcast: Yes (4)",
+        "outlook = Rain",
+        "|   wind = Weak: Yes (3)",
+        "|   wind = Strong: No (2)",
+    ])
+    assert dtlearn.fit(tennis, "id3").to_text() == expected
+
+
+def test_text_shows_training_errors(credit_risk):
+    # Credit-risk ID3 (test_induction): leaf (3 N, 1 Y) -> "N (4/1)": 4 rows, 1 misclassified;
+    # missed = Y (1 N, 2 Y) -> "Y (3/1)".
+    text = dtlearn.fit(credit_risk, "id3").to_text()
+    assert "|   under_2_years = Y: N (4/1)" in text.splitlines()
+    assert "missed_payments = Y: Y (3/1)" in text.splitlines()
+
+
+def test_text_of_a_single_leaf_and_a_pending_tree(xor, tennis):
+    assert dtlearn.fit(xor, "id3").to_text() == ": N (4/2)"  # 2 N, 2 Y: 2 errors
+    assert dtlearn.fit(tennis, "id3").at_step(0).to_text() == ": ? (not decided yet)"
+    partial = dtlearn.fit(tennis, "id3").at_step(1).to_text().splitlines()
+    assert partial == ["outlook = Sunny: ? (not decided yet)", "outlook = Overcast: ? (not decided yet)",
+                       "outlook = Rain: ? (not decided yet)"]
+
+
+def test_text_line_count_and_indentation(iris):
+    tree = dtlearn.fit(iris, "cart")
+    lines = tree.to_text().splitlines()
+    # One line per edge, indented by the depth of the node the edge leaves.
+    assert len(lines) == tree.n_nodes - 1
+    depths = [line.count("|   ") for line in lines]
+    expected = [node.depth - 1 for node in tree.nodes() if node.depth > 0]
+    assert depths == expected
+
+
+def test_rules_of_mitchells_tree(tennis):
+    # Mitchell (1997) section 3.2: the tree is the disjunction of its root-to-leaf paths.
+    rules = dtlearn.fit(tennis, "id3").rules()
+    assert rules == [
+        "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)",
+        "IF outlook = Sunny AND humidity = Normal THEN play = Yes (2 rows)",
+        "IF outlook = Overcast THEN play = Yes (4 rows)",
+        "IF outlook = Rain AND wind = Weak THEN play = Yes (3 rows)",
+        "IF outlook = Rain AND wind = Strong THEN play = No (2 rows)",
+    ]
+
+
+def test_rules_of_thresholds_and_edge_cases(xor, tennis):
+    # Internship (seed 001): one cut, years_experience <= 2.5 (rows 0, 1, 2 years -> 0).
+    rules = dtlearn.fit(dtlearn.load_dataset("internship"), "cart").rules()
+    assert rules == ["IF years_experience <= 2.5 THEN internship = 0 (3 rows)",
+                     "IF years_experience > 2.5 THEN internship = 1 (3 rows)"]
+    assert dtlearn.fit(xor, "id3").rules() == ["IF TRUE THEN y = N (4 rows)"]
+    assert dtlearn.fit(tennis, "id3").at_step(1).rules()[1] == "IF outlook = Overcast THEN play = ? (4 rows)"
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,algorithm", [("tennis", "id3"), ("iris", "cart"), ("watermelon_2alpha", "c45"),
+                                            ("weather_numeric", "c45"), ("watermelon_3", "c45")])
+def test_to_dict_round_trips_through_json(name, algorithm):
+    tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
+    for k in {0, 1, tree.total_steps}:
+        d = tree.at_step(k).to_dict()
+        text = json.dumps(d, ensure_ascii=False, allow_nan=False)
+        assert json.loads(text) == d
+
+
+def test_to_dict_structure(tennis):
+    tree = dtlearn.fit(tennis, "id3")
+    d = tree.to_dict()
+    assert d["target"] == "play" and d["classes"] == ["No", "Yes"] and d["algorithm"] == "id3"
+    assert d["steps"] == d["total_steps"] == tree.total_steps
+
+    def walk(node):
+        yield node
+        for child in node["children"]:
+            yield from walk(child)
+
+    nodes = list(walk(d["root"]))
+    assert [n["id"] for n in nodes] == [n.id for n in tree.nodes()]
+    root = d["root"]
+    assert root["test"] == {"kind": "multiway", "attribute": "outlook", "values": ["Sunny", "Overcast", "Rain"]}
+    assert root["class_weights"] == [5.0, 9.0] and root["n"] == 14.0  # Mitchell: [9+, 5-]
+    assert root["branches"] == ["= Sunny", "= Overcast", "= Rain"]
+
+
+def test_to_dict_of_threshold_and_subset_tests():
+    iris_tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    assert iris_tree.to_dict()["root"]["test"] == {"kind": "threshold", "attribute": "petal_length",
+                                                   "threshold": pytest.approx(2.45)}
+    # A subset test (the hand-built table of test_splits.test_no_reuse_rule_is_stated_in_the_table).
+    rows = [("p", "u", "A")] * 3 + [("p", "v", "A")] * 3 + [("q", "u", "B"), ("q", "v", "A"),
+                                                             ("r", "u", "B"), ("r", "v", "A")]
+    data = dtlearn.Dataset(pd.DataFrame(rows, columns=["a", "b", "y"]), "y")
+    test = dtlearn.fit(data, "cart").to_dict()["root"]["test"]
+    assert test["kind"] == "subset" and test["attribute"] == "a"
+    assert {frozenset(test["left"]), frozenset(test["right"])} == {frozenset({"p"}), frozenset({"q", "r"})}
