@@ -363,7 +363,8 @@ def _route_by_surrogates(encoded, rows, branch, surrogates, known) -> np.ndarray
 
 
 def _split_reason(evaluation: Evaluation, test) -> str:
-    text = f"Split on {test.describe()}: {evaluation.explanation()}."
+    what = f"{test.attribute} (one branch per value)" if test.kind == "multiway" else test.describe()
+    text = f"Split on {what}: {evaluation.explanation()}."
     chosen = evaluation.block(test.attribute)
     if chosen.kind == "threshold" and isinstance(test, ThresholdTest):
         midpoint = chosen.thresholds[evaluation.choice.index]
