@@ -244,7 +244,7 @@ def added_errors(n: float, e: float, confidence: float = 0.25) -> float:
     Weka's Stats.addErrs, with its interpolations for E < 1 and E close to N).
 
     >>> round(added_errors(6, 0), 4)   # N (1 - CF^(1/N)) = 6 (1 - 0.25^(1/6))
-    1.3961
+    1.2378
     """
     if confidence > 0.5:
         return 0.0
@@ -369,38 +369,56 @@ def _branch_errors(work: _Work, rows, frame, y, k, cf) -> float:
 
 # --- 4. cost-complexity pruning ----------------------------------------------------------------
 
+def _mass(tree: Tree, node: Node) -> float:
+    """The node's weight as the measures see it: class priors / class weights applied."""
+    if tree.is_regression or tree.class_factor is None:
+        return node.weight
+    return float(np.dot(node.class_weights, tree.class_factor))
+
+
 def _risk(tree: Tree, node: Node, total: float, risk: str) -> float:
-    """R(t) as a share of the whole training weight: impurity-weighted (scikit-learn) or
-    misclassification / squared error (Breiman et al., rpart)."""
-    if risk == "impurity":
-        return node.weight / total * node.impurity
-    if tree.is_regression:
-        return node.weight / total * node.impurity  # MSE * w / W = SSE / W
-    return (node.weight - max(node.class_weights)) / total
+    """R(t) as a share of the root's weight: impurity-weighted (scikit-learn) or
+    misclassification / squared error (Breiman et al., rpart); priors and class weights
+    count as they do in the measures (rpart's altered weights, scikit-learn's sample weights)."""
+    mass = _mass(tree, node)
+    if risk == "impurity" or tree.is_regression:
+        return mass / total * node.impurity  # regression: MSE * w / W = SSE / W
+    adjusted = np.asarray(node.class_weights) * (1.0 if tree.class_factor is None else np.asarray(tree.class_factor))
+    return (mass - float(adjusted.max(initial=0.0))) / total
 
 
 def _weakest_links(tree: Tree, risk: str):
-    """The weakest-link sequence: (alpha, pruned node, g of every internal node) per prune."""
+    """The weakest-link sequence: per prune (alpha, pruned node, g of every internal node,
+    R(t), R(T_t), |leaves(T_t)|). Ties in g go to the node first in growth order."""
     if risk not in ("impurity", "error"):
         raise ValueError("risk must be 'impurity' (scikit-learn) or 'error' (misclassification, rpart).")
     root = _work(tree.root)
-    total = tree.root.weight
+    total = _mass(tree, tree.root)
     order = {step.node_id: step.number for step in tree.steps}
+    own = {w.id: _risk(tree, w.node, total, risk) for w in root.walk()}
     sequence = []
     while not root.is_leaf:
-        g = {}
-        for work in sorted((w for w in root.walk() if not w.is_leaf), key=lambda w: order[w.id]):
-            leaves = list(work.leaves())
-            below = sum(_risk(tree, l.node, total, risk) for l in leaves)
-            g[work.id] = ((_risk(tree, work.node, total, risk) - below) / (len(leaves) - 1), work)
-        weakest = min(g, key=lambda i: (g[i][0], order[i]))  # first in growth order on a tie
+        below, leaves = {}, {}
+        _subtree_sums(root, own, below, leaves)  # one bottom-up pass: R(T_t) and |leaves(T_t)|
+        g = {w.id: ((own[w.id] - below[w.id]) / (leaves[w.id] - 1), w)
+             for w in root.walk() if not w.is_leaf}
+        weakest = min(g, key=lambda i: (g[i][0], order[i]))
         alpha, work = g[weakest]
-        sequence.append((max(alpha, 0.0), work, {i: v for i, (v, _) in g.items()},
-                         _risk(tree, work.node, total, risk),
-                         sum(_risk(tree, l.node, total, risk) for l in work.leaves()),
-                         sum(1 for _ in work.leaves())))
+        alpha = alpha if alpha > 1e-12 else 0.0  # rounding noise of a prune that changes nothing
+        sequence.append((alpha, work, {i: v for i, (v, _) in g.items()}, own[work.id],
+                         below[work.id], leaves[work.id]))
         work.children = []
     return sequence
+
+
+def _subtree_sums(work: _Work, own: dict, below: dict, leaves: dict) -> None:
+    if work.is_leaf:
+        below[work.id], leaves[work.id] = own[work.id], 1
+        return
+    for child in work.children:
+        _subtree_sums(child, own, below, leaves)
+    below[work.id] = sum(below[c.id] for c in work.children)
+    leaves[work.id] = sum(leaves[c.id] for c in work.children)
 
 
 def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:
@@ -410,7 +428,7 @@ def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:
     `rel_error` = R(T) / R(root), and the node pruned to reach it."""
     if not tree.is_complete:
         raise ValueError("The pruning path needs a complete tree.")
-    total = tree.root.weight
+    total = _mass(tree, tree.root)
     leaves = list(tree.root.leaves())
     impurity = sum(_risk(tree, leaf, total, risk) for leaf in leaves)
     root_risk = _risk(tree, tree.root, total, risk)
@@ -456,8 +474,12 @@ def cost_complexity(tree: Tree, alpha: float | None = None, cv: int | None = Non
     if alpha < 0:
         raise ValueError("alpha must be >= 0.")
     info["alpha"] = alpha
+    return _with_steps(tree, _prunes_up_to(tree, _weakest_links(tree, risk), alpha), info)
+
+
+def _prunes_up_to(tree: Tree, sequence, alpha: float) -> list[Step]:
     steps, number = [], len(tree.steps)
-    for g_alpha, work, g, r_node, r_branch, size in _weakest_links(tree, risk):
+    for g_alpha, work, g, r_node, r_branch, size in sequence:
         if g_alpha > alpha + 1e-12:
             break
         number += 1
@@ -467,7 +489,7 @@ def cost_complexity(tree: Tree, alpha: float | None = None, cv: int | None = Non
             f"Weakest link: g(t) = (R(t) - R(T_t)) / (|T_t| - 1) = ({r_node:.4f} - {r_branch:.4f}) / "
             f"({size} - 1) = {g_alpha:.4f} is the smallest, and not above alpha = {alpha:.4f}: the "
             "subtree becomes a leaf."), details))
-    return _with_steps(tree, steps, info)
+    return steps
 
 
 def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impurity") -> pd.DataFrame:
@@ -487,8 +509,9 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
         train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
         test = subset(data, held_out)
         grown = fit(train, tree.algorithm, **options)
+        sequence = _weakest_links(grown, risk)  # once per fold; each probe takes a prefix
         for j, a in enumerate(probes):
-            pruned = cost_complexity(grown, alpha=float(a), risk=risk)
+            pruned = _with_steps(grown, _prunes_up_to(grown, sequence, float(a)), {})
             errors[f, j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
     mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
     best = int(np.argmin(mean))

@@ -1,0 +1,448 @@
+"""Pruning (dtlearn.pruning): C4.5's pessimistic pruning against Weka's J48, cost-complexity
+against scikit-learn and rpart, and reduced-error / validation pre-pruning on hand-made
+validation sets where every decision is derived by hand.
+
+Peers: tests/fixtures/weka/*.j48_pruned.txt (Weka 3.6.14 `J48 -C 0.25 -M 2`, see its README),
+scikit-learn's `cost_complexity_pruning_path` / `ccp_alpha`, and rpart 4.1.19's cp table
+(tests/fixtures/rpart/cptable_iris.json).
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import sys
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import datasets
+from sklearn.datasets import make_regression
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+import dtlearn
+import exact
+from dtlearn import pruning
+from dtlearn.pruning import added_errors
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal  # noqa: E402
+
+WEKA = HERE / "fixtures" / "weka"
+RPART = HERE / "fixtures" / "rpart"
+
+
+# --- (a) C4.5's upper confidence bound ------------------------------------------------------------
+
+def upper_bound(e: float, n: float, cf: float = 0.25) -> float:
+    """U_CF(E, N), derived here: for E = 0 the exact binomial bound, P(0 errors) = (1 - U)^N = CF,
+    so U = 1 - CF^(1/N); for E >= 1 the upper end of the Wilson score interval for the
+    continuity-corrected rate f = (E + 1/2) / N at z = Phi^-1(1 - CF):
+        U = (f + z^2/2N + z sqrt(f (1 - f) / N + z^2 / 4N^2)) / (1 + z^2 / N);
+    once E + 1/2 >= N every case may be an error: U = 1."""
+    if e == 0:
+        return 1 - cf ** (1 / n)
+    if e + 0.5 >= n:
+        return 1.0
+    z = NormalDist().inv_cdf(1 - cf)
+    f = (e + 0.5) / n
+    return (f + z * z / (2 * n) + z * math.sqrt(f * (1 - f) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 9, 16, 100, 0.4666666666666667])
+@pytest.mark.parametrize("cf", [0.25, 0.1, 0.5])
+def test_added_errors_for_no_errors_is_the_binomial_bound(n, cf):
+    # E = 0: N * U_CF(0, N) = N (1 - CF^(1/N)) extra errors.
+    assert added_errors(n, 0, cf) == pytest.approx(n * (1 - cf ** (1 / n)), rel=1e-12)
+
+
+@pytest.mark.parametrize(("n", "printed"), [(6, 0.206), (9, 0.143), (1, 0.750)])
+def test_quinlans_printed_bounds_for_no_errors(n, printed):
+    # Quinlan (1993), C4.5, section 4.2 (the congressional voting example): U_25%(0, 6) = 0.206,
+    # U_25%(0, 9) = 0.143, U_25%(0, 1) = 0.750.
+    assert round(added_errors(n, 0) / n, 3) == printed
+
+
+@pytest.mark.parametrize(("e", "n"), [(1, 16), (1, 2), (1, 3), (2, 6), (5, 14), (10, 100), (4, 9), (1.5, 7.9)])
+@pytest.mark.parametrize("cf", [0.25, 0.1])
+def test_added_errors_is_the_continuity_corrected_normal_bound(e, n, cf):
+    assert added_errors(n, e, cf) == pytest.approx(n * upper_bound(e, n, cf) - e, rel=1e-12)
+
+
+def test_quinlans_voting_example_prunes_the_subtree():
+    # Quinlan's subtree: leaves (6, 0), (9, 0), (1, 0) estimate 6(0.206) + 9(0.143) + 1(0.750) = 3.273
+    # errors; a single leaf (16, 1) 16 U_25%(1, 16), printed 16 x 0.157 = 2.512 (Quinlan uses the
+    # exact binomial; the normal approximation gives 0.1547, within 0.003). Either way: prune.
+    subtree = sum(added_errors(n, 0) for n in (6, 9, 1))
+    assert round(subtree, 3) == 3.273
+    leaf = 1 + added_errors(16, 1)
+    assert abs(leaf / 16 - 0.157) < 0.003
+    assert leaf < subtree
+
+
+def test_added_errors_near_n_and_below_one():
+    # E + 1/2 >= N: the bound is N, so N - E extra errors; 0 < E < 1: linear between E = 0 and
+    # E = 1 (Weka's Stats.addErrs, as documented in pruning.added_errors).
+    assert added_errors(5, 4.6) == pytest.approx(0.4, abs=1e-12)
+    assert added_errors(3, 3) == 0.0
+    base, one = 6 * (1 - 0.25 ** (1 / 6)), 6 * upper_bound(1, 6) - 1
+    assert added_errors(6, 0.5) == pytest.approx(base + 0.5 * (one - base), rel=1e-12)
+
+
+def test_added_errors_docstring_example_runs():
+    # STYLE.md: "A docstring's example runs as a doctest." 6 (1 - 0.25^(1/6)) = 1.2378 by hand.
+    assert round(6 * (1 - 0.25 ** (1 / 6)), 4) == 1.2378
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(verbose=False)
+    for test in finder.find(pruning.added_errors, "added_errors", globs={"added_errors": added_errors}):
+        runner.run(test, out=lambda _: None)
+    assert runner.failures == 0
+
+
+# --- (b) pessimistic pruning = Weka's J48 ------------------------------------------------------------
+
+J48_DATASETS = ["tennis", "contact_lenses", "credit_risk", "weather_numeric", "iris", "watermelon_2",
+                "watermelon_3", "internship", "watermelon_2alpha"]
+
+
+def assert_matches_weka(tree, text: str, what: str):
+    expected = parse_weka_tree(text)
+    got = canonical_from_dtlearn(tree.to_dict())
+    ok, diff = trees_equal(expected, got)
+    assert ok, f"{what}: {diff}\n--- Weka\n{render(expected)}\n--- dtlearn\n{render(got)}"
+
+
+@pytest.mark.parametrize("name", J48_DATASETS)
+def test_c45_prune_true_is_j48_default(name):
+    text = (WEKA / f"{name}.j48_pruned.txt").read_text(encoding="utf-8")
+    data = dtlearn.load_dataset(name)
+    assert_matches_weka(dtlearn.fit(data, "c45", prune=True), text, f"{name} fit(prune=True)")
+    assert_matches_weka(dtlearn.prune(dtlearn.fit(data, "c45"), "pessimistic"), text, f"{name} prune()")
+
+
+# Weka 3.6.14 `J48 -C 0.1 -M 2` and `J48 -C 0.01 -M 2` on tests/fixtures/weka/arff/iris.arff (run
+# for this test as in tests/fixtures/weka/README.md; both print this tree): a lower CF prunes
+# petal_length > 4.9's subtree, which the default CF = 0.25 keeps.
+J48_IRIS_LOW_CF = """
+petal_width <= 0.6: setosa (50.0)
+petal_width > 0.6
+|   petal_width <= 1.7
+|   |   petal_length <= 4.9: versicolor (48.0/1.0)
+|   |   petal_length > 4.9: virginica (6.0/2.0)
+|   petal_width > 1.7: virginica (46.0/1.0)
+"""
+
+
+@pytest.mark.parametrize("confidence", [0.1, 0.01])
+def test_confidence_matches_j48_on_iris(confidence):
+    data = dtlearn.load_dataset("iris")
+    assert_matches_weka(dtlearn.fit(data, "c45", prune=True, confidence=confidence), J48_IRIS_LOW_CF,
+                        f"iris -C {confidence}")
+    default = dtlearn.fit(data, "c45", prune=True)
+    assert default.n_leaves == 5  # tests/fixtures/weka/iris.j48_pruned.txt: 5 leaves
+
+
+def test_watermelon_2alpha_pruning_decisions_by_hand():
+    # The one stored case where J48's pruning changes the tree. Node 纹理 = 清晰 holds (bad, good)
+    # weights (22/15, 97/15), N = 119/15, E = 22/15; its leaves (by hand, test_missing_values):
+    # 硬挺 (7/15, 0), 稍蜷 (1, 22/15), 蜷缩 (0, 5). Estimated errors E + N U - E:
+    def estimate(e, n):
+        return n * upper_bound(e, n)
+
+    leaf = estimate(22 / 15, 119 / 15)
+    subtree = estimate(0, 7 / 15) + estimate(1, 37 / 15) + estimate(0, 5)
+    assert leaf < subtree  # -> prune (J48 compares leaf <= subtree + 0.1)
+    # 纹理 = 稍糊: (13/3, 4/3), leaves 沉闷 (3, 0), 浊响 (1, 4/3), 清脆 (1/3, 0)
+    leaf2 = estimate(4 / 3, 17 / 3)
+    subtree2 = estimate(0, 3) + estimate(1, 7 / 3) + estimate(0, 1 / 3)
+    assert leaf2 < subtree2
+    tree = dtlearn.prune(dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45"), "pessimistic")
+    steps = {s.node_id: s for s in tree.pruning_steps}
+    clear = next(c for c in tree.root.children if c.branch == "= 清晰")
+    blurry = next(c for c in tree.root.children if c.branch == "= 稍糊")
+    for node, (n, e, as_leaf, below) in ((clear, (119 / 15, 22 / 15, leaf, subtree)),
+                                          (blurry, (17 / 3, 4 / 3, leaf2, subtree2))):
+        step = steps[node.id]
+        assert step.action == "prune" and node.is_leaf
+        assert step.details["N"] == pytest.approx(n, rel=1e-12)
+        assert step.details["E"] == pytest.approx(e, rel=1e-12)
+        assert step.details["U_CF"] == pytest.approx(upper_bound(e, n), rel=1e-12)
+        assert step.details["errors_as_leaf"] == pytest.approx(as_leaf, rel=1e-12)
+        assert step.details["errors_of_subtree"] == pytest.approx(below, rel=1e-12)
+    assert steps[0].action == "keep"
+
+
+# A table on which J48 raises a subtree (found with a seeded random search; no stored dataset
+# does). a, b, c and y column by column, 34 rows.
+RAISE_TABLE = {
+    "a": "qpqqqrpqppprqrqrpprqprqqpqrpprqpqr",
+    "b": "tsstsstsssttstsssstssssttttttssttt",
+    "c": "wuuvvvvuvuwuuwuvuuvwuvvuvvvvvuwvuv",
+    "y": "NNNNNYYNYYYNNNNYYYYYYYYNYNNYYNYNNN",
+}
+# Weka 3.6.14 on that table (nominal values in sorted order, as in tests/fixtures/weka/README.md),
+# run for this test with `java -cp /usr/share/java/weka.jar weka.classifiers.trees.J48 <options>
+# -t raise.arff -no-cv`; the tree part of the output, verbatim.
+J48_RAISE = {
+    "-C 0.25 -M 2": """
+a = p: Y (12.0/2.0)
+a = q: N (13.0/3.0)
+a = r
+|   b = s: Y (4.0/1.0)
+|   b = t: N (5.0/1.0)
+""",
+    "-S -C 0.25 -M 2": """
+a = p: Y (12.0/2.0)
+a = q: N (13.0/3.0)
+a = r
+|   c = u: N (2.0)
+|   c = v
+|   |   b = s: Y (3.0)
+|   |   b = t: N (3.0/1.0)
+|   c = w: N (1.0)
+""",
+}
+
+
+def raise_table() -> dtlearn.Dataset:
+    return dtlearn.Dataset(pd.DataFrame({k: list(v) for k, v in RAISE_TABLE.items()}), "y")
+
+
+def test_subtree_raising_matches_j48():
+    # J48 (default: subtree raising) replaces a = r's subtree on c by its largest branch, c = v's
+    # subtree on b, with all 9 rows of a = r re-sorted into it: (4/1) and (5/1). With -S
+    # (subtree_raising=False) the c subtree stays.
+    data = raise_table()
+    raised = dtlearn.fit(data, "c45", prune=True)
+    assert "raise" in [s.action for s in raised.pruning_steps]
+    assert_matches_weka(raised, J48_RAISE["-C 0.25 -M 2"], "raise")
+    assert_matches_weka(dtlearn.fit(data, "c45", prune=True, subtree_raising=False), J48_RAISE["-S -C 0.25 -M 2"],
+                        "no raise")
+
+
+# --- (c) cost-complexity pruning = scikit-learn and rpart ------------------------------------------
+
+def sklearn_case(name):
+    bunch = getattr(datasets, f"load_{name}")()
+    features = pd.DataFrame(bunch.data, columns=[str(c) for c in bunch.feature_names])
+    labels = np.asarray(bunch.target_names)[bunch.target].astype(str)
+    return bunch.data, bunch.target, features, dtlearn.Dataset(features.assign(cls=labels), "cls")
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("name", ["iris", "wine"])
+def test_cost_complexity_path_and_prunes_match_sklearn(name, criterion):
+    # On these the grown trees equal scikit-learn's (tests/test_sklearn_oracle.py), so the
+    # weakest-link sequences must too: every alpha and total leaf impurity, and for each alpha
+    # of the path the pruned tree's leaves (ccp_alpha = alpha).
+    X, y, features, data = sklearn_case(name)
+    tree = dtlearn.fit(data, "cart", criterion=criterion)
+    path = dtlearn.cost_complexity_path(tree)
+    reference = DecisionTreeClassifier(criterion=criterion, random_state=0).cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(path["alpha"], reference.ccp_alphas, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(path["impurity"], reference.impurities, rtol=1e-9, atol=1e-12)
+    for alpha in reference.ccp_alphas:
+        ours = dtlearn.prune(tree, "cost_complexity", alpha=float(alpha))
+        theirs = DecisionTreeClassifier(criterion=criterion, random_state=0, ccp_alpha=alpha).fit(X, y)
+        assert exact.partition_of(ours.apply(features)) == exact.partition_of(theirs.apply(X)), alpha
+        assert ours.n_leaves == theirs.get_n_leaves()
+
+
+def test_regression_cost_complexity_path_matches_sklearn():
+    X, y = make_regression(n_samples=60, n_features=3, noise=10.0, random_state=0)
+    features = pd.DataFrame(X, columns=["a", "b", "c"])
+    tree = dtlearn.fit(dtlearn.Dataset(features.assign(t=y), "t"), "cart")
+    path = dtlearn.cost_complexity_path(tree)
+    reference = DecisionTreeRegressor(random_state=0).cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(path["alpha"], reference.ccp_alphas, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(path["impurity"], reference.impurities, rtol=1e-9, atol=1e-9)
+
+
+def test_rpart_cp_table_on_iris():
+    # rpart(species ~ ., cp = 0, minsplit = 2, minbucket = 1): CP, nsplit, rel error. rpart
+    # prunes the nodes 12, 13 and 26, whose g tie at 0.01, together (nsplit 3 -> 6).
+    expected = json.loads((RPART / "cptable_iris.json").read_text(encoding="utf-8"))["cptable"]
+    table = dtlearn.rpart_cp_table(dtlearn.fit(dtlearn.load_dataset("iris"), "cart"))
+    assert len(table) == len(expected)
+    for (_, row), ref in zip(table.iterrows(), expected):
+        assert row["CP"] == pytest.approx(ref["CP"], abs=1e-12)
+        assert row["nsplit"] == ref["nsplit"]
+        assert row["rel error"] == pytest.approx(ref["rel_error"], abs=1e-12)
+
+
+# --- (d) reduced-error pruning and validation pre-pruning, by hand --------------------------------------
+#
+# The ID3 tree of PlayTennis (Mitchell 1997, Fig. 3.1; tests/test_induction.py): node 0 outlook
+# (training majority Yes), node 1 = Sunny -> humidity (High: No, Normal: Yes; majority No 3:2),
+# node 2 = Overcast: Yes, node 3 = Rain -> wind (Weak: Yes, Strong: No; majority Yes 3:2).
+# Node 1 is decided at step 2, node 3 at step 6 (depth-first).
+
+def validation(*rows) -> pd.DataFrame:
+    return pd.DataFrame([dict(outlook=o, temperature="Mild", humidity=h, wind=w, play=p) for o, h, w, p in rows])
+
+
+@pytest.fixture(scope="module")
+def tennis_tree():
+    tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    by_path = {n.path: n.id for n in tree.nodes()}
+    assert by_path[("outlook = Sunny",)] == 1 and by_path[("outlook = Rain",)] == 3
+    return tree
+
+
+# v1-v7, and by hand what the full tree / each node as a leaf predicts:
+SEVEN = validation(
+    ("Sunny", "High", "Weak", "No"),       # tree No ok;  node 1 leaf No ok;  root leaf Yes wrong
+    ("Sunny", "Normal", "Weak", "No"),     # tree Yes wrong; node 1 leaf No ok;  root wrong
+    ("Sunny", "Normal", "Strong", "No"),   # tree Yes wrong; node 1 leaf No ok;  root wrong
+    ("Rain", "High", "Weak", "Yes"),       # tree Yes ok;  node 3 leaf Yes ok;  root ok
+    ("Rain", "High", "Strong", "Yes"),     # tree No wrong; node 3 leaf Yes ok;  root ok
+    ("Overcast", "High", "Weak", "No"),    # tree Yes wrong (always)
+    ("Rain", "Normal", "Strong", "No"),    # tree No ok;  node 3 leaf Yes wrong; root wrong
+)
+
+
+def test_reduced_error_pruning_by_hand(tennis_tree):
+    # Step 1: node 1 gains 2 (subtree 2 errors, leaf 0), node 3 gains 0 (1 vs 1), the root -1
+    # (4 vs 5): prune node 1, accuracy 3/7 -> 5/7. Step 2: node 3 gains 0, the root 2 - 5 = -3:
+    # prune node 3 (accuracy does not drop), 5/7 -> 5/7. Step 3: the root alone would go from 2
+    # to 5 errors: stop.
+    pruned = dtlearn.prune(tennis_tree, "reduced_error", validation=SEVEN)
+    steps = pruned.pruning_steps
+    assert [(s.node_id, s.action) for s in steps] == [(1, "prune"), (3, "prune")]
+    first, second = (s.details for s in steps)
+    assert first["candidates"] == {0: -1.0, 1: 2.0, 3: 0.0}
+    assert (first["errors_of_subtree"], first["errors_as_leaf"]) == (2.0, 0.0)
+    assert first["accuracy_before"] == pytest.approx(3 / 7) and first["accuracy_after"] == pytest.approx(5 / 7)
+    assert first["validation_counts"] == {"No": 3.0, "Yes": 0.0}
+    assert second["candidates"] == {0: -3.0, 3: 0.0}
+    assert second["accuracy_before"] == pytest.approx(5 / 7) and second["accuracy_after"] == pytest.approx(5 / 7)
+    assert {leaf.path: leaf.prediction for leaf in pruned.root.leaves()} == {
+        ("outlook = Sunny",): "No", ("outlook = Overcast",): "Yes", ("outlook = Rain",): "Yes"}
+    assert dtlearn.accuracy(pruned, dtlearn.Dataset(SEVEN, "play")) == pytest.approx(5 / 7)
+
+
+def test_reduced_error_ties_go_to_the_first_node_in_growth_order(tennis_tree):
+    # v1 (Sunny, Normal, No): node 1 gains 1; v2 (Rain, High, Strong, Yes): node 3 gains 1;
+    # v3 (Sunny, High, No): right everywhere but as a root leaf. Root: subtree 2 errors, leaf 2
+    # (v1, v3): gain 0. Nodes 1 and 3 tie on gain and size (3 nodes each): node 1 (step 2) first.
+    # Then node 3 gains 1 (v2) and the root 1 - 2 = -1: prune node 3; then the root alone would go
+    # from 0 to 2 errors: stop.
+    rows = validation(("Sunny", "Normal", "Weak", "No"), ("Rain", "High", "Strong", "Yes"),
+                      ("Sunny", "High", "Weak", "No"))
+    pruned = dtlearn.prune(tennis_tree, "reduced_error", validation=rows)
+    assert [s.node_id for s in pruned.pruning_steps] == [1, 3]
+    assert pruned.pruning_steps[0].details["candidates"] == {0: 0.0, 1: 1.0, 3: 1.0}
+    assert pruned.pruning_steps[1].details["candidates"] == {0: -1.0, 3: 1.0}
+    assert pruned.n_leaves == 3
+
+
+def test_reduced_error_tie_prefers_the_prune_removing_more_nodes(tennis_tree):
+    # Without v3 the root also gains 1 (2 subtree errors, 1 as a leaf: v1): three-way tie; the root
+    # removes the most nodes (8), so the whole tree becomes one leaf at once.
+    rows = validation(("Sunny", "Normal", "Weak", "No"), ("Rain", "High", "Strong", "Yes"))
+    pruned = dtlearn.prune(tennis_tree, "reduced_error", validation=rows)
+    assert [s.node_id for s in pruned.pruning_steps] == [0]
+    assert pruned.pruning_steps[0].details["candidates"] == {0: 1.0, 1: 1.0, 3: 1.0}
+    assert pruned.root.is_leaf and pruned.root.prediction == "Yes"
+
+
+def test_validation_prepruning_by_hand(tennis_tree):
+    # In growth order (seed 000, 3.1), with the children as leaves:
+    #  root: as a leaf (Yes) 5 errors (v1, v2, v3, v6, v7); split (Sunny No, Overcast Yes, Rain Yes):
+    #        2 (v6, v7) -> keep; accuracy 2/7 -> 5/7.
+    #  node 1: as a leaf (No) 0 errors; split (High No, Normal Yes) 2 (v2, v3) -> refuse; 5/7 -> 3/7.
+    #  node 3: as a leaf (Yes) 1 (v7); split (Weak Yes, Strong No) 1 (v5): a tie is refused; 5/7 -> 5/7.
+    pruned = dtlearn.prune(tennis_tree, "validation_prepruning", validation=SEVEN)
+    steps = pruned.pruning_steps
+    assert [(s.node_id, s.action) for s in steps] == [(0, "keep"), (1, "prune"), (3, "prune")]
+    expected = [(5, 2, 2 / 7, 5 / 7), (0, 2, 5 / 7, 3 / 7), (1, 1, 5 / 7, 5 / 7)]
+    for step, (as_leaf, split, before, after) in zip(steps, expected):
+        assert step.details["errors_as_leaf"] == as_leaf
+        assert step.details["errors_with_split"] == split
+        assert step.details["accuracy_without_split"] == pytest.approx(before)
+        assert step.details["accuracy_with_split"] == pytest.approx(after)
+    assert "a tie also keeps the leaf" in steps[2].reason
+    assert pruned.n_leaves == 3
+
+
+def test_refused_split_is_never_grown(tennis_tree):
+    # Overcast (Yes) and (Rain, High, Weak, Yes): the root as a leaf makes 0 errors, the split 0:
+    # refused; nodes 1 and 3 lie under it and get no step at all.
+    rows = validation(("Overcast", "High", "Weak", "Yes"), ("Rain", "High", "Weak", "Yes"))
+    pruned = dtlearn.prune(tennis_tree, "validation_prepruning", validation=rows)
+    assert [(s.node_id, s.action) for s in pruned.pruning_steps] == [(0, "prune")]
+    assert pruned.root.is_leaf
+
+
+# --- (e) the trace replays -----------------------------------------------------------------------
+
+def pruned_trees(tennis_tree):
+    iris = dtlearn.load_dataset("iris")
+    yield dtlearn.prune(tennis_tree, "reduced_error", validation=SEVEN)
+    yield dtlearn.prune(tennis_tree, "validation_prepruning", validation=SEVEN)
+    yield dtlearn.fit(raise_table(), "c45", prune=True)  # collapse, prune, keep and raise steps
+    yield dtlearn.prune(dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45"), "pessimistic")
+    yield dtlearn.prune(dtlearn.fit(iris, "cart"), "cost_complexity", alpha=0.01)
+
+
+def test_pruning_trace_replays_and_shrinks(tennis_tree):
+    for pruned in pruned_trees(tennis_tree):
+        assert pruned.total_steps == len(pruned.steps) > pruned.growth_steps
+        sizes = [pruned.at_step(k).n_nodes for k in range(pruned.growth_steps, pruned.total_steps + 1)]
+        assert all(b <= a for a, b in zip(sizes, sizes[1:])), sizes
+        assert sizes[-1] < sizes[0]
+        assert pruned.at_step(pruned.total_steps).to_dict() == pruned.to_dict()
+        # the grown tree is the replay of the growth steps
+        assert sizes[0] == pruned.at_step(pruned.growth_steps).n_nodes
+
+
+# --- (f) cross-validated alpha and bad options --------------------------------------------------------
+
+def test_cost_complexity_cv_is_reproducible_and_one_se_is_not_bigger():
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    for seed in (0, 1, 2):
+        first = dtlearn.cost_complexity_cv(tree, 5, seed=seed)
+        again = dtlearn.cost_complexity_cv(tree, 5, seed=seed)
+        pd.testing.assert_frame_equal(first, again)
+        assert first["chosen"].sum() == 1 and first["chosen_1se"].sum() == 1
+        best = first.loc[first["chosen"]].iloc[0]
+        one_se = first.loc[first["chosen_1se"]].iloc[0]
+        assert one_se["n_leaves"] <= best["n_leaves"]
+        assert best["cv_error"] == first["cv_error"].min()
+        assert one_se["cv_error"] <= best["cv_error"] + best["cv_se"] + 1e-12
+        # the pruned tree uses the chosen alpha
+        pruned = dtlearn.prune(tree, "cost_complexity", cv=5, seed=seed, one_se=True)
+        assert pruned.pruning["alpha"] == one_se["alpha"]
+        assert pruned.n_leaves == one_se["n_leaves"]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda t, v: dtlearn.prune(t, "magic"), "Unknown pruning method 'magic'"),
+    (lambda t, v: dtlearn.prune(t.at_step(2), "reduced_error", validation=v), "Prune a complete tree"),
+    (lambda t, v: dtlearn.prune(t, "cost_complexity"), "Give either alpha or cv"),
+    (lambda t, v: dtlearn.prune(t, "cost_complexity", alpha=0.1, cv=5), "Give either alpha or cv"),
+    (lambda t, v: dtlearn.prune(t, "cost_complexity", alpha=-1.0), "alpha must be >= 0"),
+    (lambda t, v: dtlearn.cost_complexity_path(t, risk="gini"), "risk must be 'impurity'"),
+    (lambda t, v: dtlearn.prune(t, "pessimistic", confidence=0.9), r"The confidence CF must be in \(0, 0.5\]"),
+    (lambda t, v: dtlearn.prune(t, "reduced_error", validation=v.iloc[:0]), "The validation set is empty"),
+    (lambda t, v: dtlearn.prune(t, "reduced_error", validation=v.drop(columns="play")),
+     "with the target column 'play'"),
+    (lambda t, v: dtlearn.cost_complexity_cv(t, 1), "The number of folds must be a whole number from 2 to 14"),
+    (lambda t, v: dtlearn.fit(dtlearn.load_dataset("tennis"), "c45", confidence=0.7),
+     r"confidence \(C4.5's CF\) must be in \(0, 0.5\]"),
+])
+def test_bad_pruning_options(tennis_tree, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(tennis_tree, SEVEN)
+
+
+def test_pessimistic_pruning_refuses_a_regression_tree():
+    X, y = make_regression(n_samples=30, n_features=2, random_state=0)
+    tree = dtlearn.fit(dtlearn.Dataset(pd.DataFrame(X, columns=["a", "b"]).assign(t=y), "t"), "cart")
+    with pytest.raises(ValueError, match="Pessimistic \\(C4.5\\) pruning is for classification trees"):
+        dtlearn.prune(tree, "pessimistic")
