@@ -189,7 +189,7 @@ def _entropy_line(name: str, counts) -> str:
 def node_counts(row: Mapping, classes: Sequence[str]) -> str:
     """The node's rows by class: |D| = 14:  5 No, 9 Yes (and the unknown rows, if any)."""
     r = _row(row)
-    parts = [weight(c) + r"\ " + text(k) for c, k in zip(r.node, classes)]
+    parts = [weight(c) + r"\ " + text(k) for c, k in zip(r.node, classes) if c > 0]
     line = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad " + r",\ ".join(parts)
     if r.has_missing:
         line += (r"\qquad |D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }"
@@ -423,6 +423,10 @@ def rows_at(tree, frame: pd.DataFrame, node_id: int) -> tuple[np.ndarray, np.nda
     path = _path_to(tree.root, node_id)
     if path is None:
         raise KeyError(f"No node {node_id} in this tree.")
+    step = next((st for st in tree.steps if st.node_id == node_id and st.action in ("split", "leaf")), None)
+    if step is not None and step.weight > 0 and step.evaluation is not None:
+        return step.evaluation.rows, step.evaluation.weights  # as induction sent them (surrogates too)
+    frame = tree.prepare(frame)
     rows = np.arange(len(frame))
     weights = np.ones(len(frame))
     for node, branch in path:
@@ -461,6 +465,9 @@ def column_summary(data: Dataset, inferred: Mapping[str, str] | None = None) -> 
         note = ""
         if inferred is not None and role == "attribute" and inferred.get(name) not in (None, kind):
             note = f"set by you (read as {inferred[name]})"
-        records.append({"column": name, "role": role, "kind": kind, "distinct values": int(column.nunique()),
+        distinct = int(column.nunique())
+        if role == "attribute" and kind == "categorical" and distinct == len(column) > 2:
+            note = "a different value in every row (an identifier?): it would split perfectly and teach nothing"
+        records.append({"column": name, "role": role, "kind": kind, "distinct values": distinct,
                         "missing": int(column.isna().sum()), "note": note})
     return pd.DataFrame(records)

@@ -150,7 +150,12 @@ class _Losses:
         return sum(self.leaf(leaf) for leaf in work.leaves())
 
     def accuracy(self, errors: float) -> float:
-        return 1.0 - errors / self.total if not self.regression else -errors / self.total
+        """Validation accuracy (regression: validation mean squared error) for these errors."""
+        return errors / self.total if self.regression else 1.0 - errors / self.total
+
+    @property
+    def score_name(self) -> str:
+        return "validation MSE" if self.regression else "accuracy"
 
 
 # --- 1. pre-pruning on a validation set -------------------------------------------------------
@@ -179,12 +184,12 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
             errors += split - as_leaf
             steps.append(_step(tree, number, work, KEEP, (
                 f"Splitting on {work.test.attribute} lowers validation errors from {_n(as_leaf)} to {_n(split)} "
-                f"(accuracy {before:.3f} -> {after:.3f}): the split is made."), details))
+                f"({losses.score_name} {before:.3f} -> {after:.3f}): the split is made."), details))
         else:
             refused.add(work.id)
             steps.append(_step(tree, number, work, PRUNE, (
                 f"Splitting on {work.test.attribute} would give {_n(split)} validation errors instead of "
-                f"{_n(as_leaf)} (accuracy {before:.3f} -> {after:.3f}): no improvement, so the node stays a "
+                f"{_n(as_leaf)} ({losses.score_name} {before:.3f} -> {after:.3f}): no improvement, so the node stays a "
                 "leaf (pre-pruning; a tie also keeps the leaf)."), details))
     return _with_steps(tree, steps, {"method": "validation_prepruning"})
 
@@ -231,7 +236,7 @@ def reduced_error(tree: Tree, validation) -> Tree:
                    "candidates": {o[3].id: round(o[0], 6) for o in options}}
         steps.append(_step(tree, number, best, PRUNE, (
             f"Replacing the subtree by a leaf ({best.node.prediction}) changes validation errors from "
-            f"{_n(losses.subtree(best))} to {_n(losses.leaf(best))}: accuracy {before:.3f} -> {after:.3f}, "
+            f"{_n(losses.subtree(best))} to {_n(losses.leaf(best))}: {losses.score_name} {before:.3f} -> {after:.3f}, "
             "the best prune available (reduced-error pruning)."), details))
         best.children = []
     return _with_steps(tree, steps, {"method": "reduced_error"})
@@ -494,7 +499,8 @@ def _prunes_up_to(tree: Tree, sequence, alpha: float) -> list[Step]:
 
 def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impurity") -> pd.DataFrame:
     """Cross-validated error for each subtree of the sequence, at the geometric mean of its
-    alpha interval (Breiman et al. 1984; rpart); `chosen` (minimum) and `chosen_1se`."""
+    alpha interval (Breiman et al. 1984; rpart); `chosen` (minimum; on a tie the simpler tree,
+    as rpart's table read from the top) and `chosen_1se` (the simplest within one SE)."""
     from .evaluation import accuracy, fold_indices, mean_squared_error, subset
     from .induction import fit
 
@@ -514,7 +520,7 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
             pruned = _with_steps(grown, _prunes_up_to(grown, sequence, float(a)), {})
             errors[f, j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
     mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
-    best = int(np.argmin(mean))
+    best = int(np.flatnonzero(mean <= mean.min() + 1e-12).max())  # ties: the simpler tree (larger alpha)
     within = np.flatnonzero(mean <= mean[best] + se[best])
     table = pd.DataFrame({"alpha": alphas, "probe_alpha": probes, "n_leaves": path["n_leaves"],
                           "cv_error": mean, "cv_se": se})

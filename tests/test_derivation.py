@@ -119,13 +119,19 @@ def test_c45_threshold_correction_is_shown():
     assert float(result(lines[1])) == pytest.approx(row["score"], abs=5e-4)
 
 
-@pytest.mark.parametrize("name", dtlearn.dataset_names())
-@pytest.mark.parametrize("algorithm", dtlearn.ALGORITHMS)
-def test_derivations_agree_with_the_table(name, algorithm):
+def grows(name: str, algorithm: str) -> bool:
+    """Whether the preset applies to the dataset (ID3 and C4.5 grow no regression trees)."""
     try:
-        tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
-    except ValueError as error:  # e.g. a regression dataset with a classification-only preset
-        pytest.skip(str(error))
+        dtlearn.fit(dtlearn.load_dataset(name), algorithm, max_depth=0)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name, algorithm", [(name, algorithm) for name in dtlearn.dataset_names()
+                                             for algorithm in dtlearn.ALGORITHMS if grows(name, algorithm)])
+def test_derivations_agree_with_the_table(name, algorithm):
+    tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
     for step in tree.steps[:6]:
         if tree.is_regression:
             for _, row in step.table.iterrows():

@@ -1,0 +1,309 @@
+"""dtlearn's web app: the router and the sidebar every page reads.
+
+    uv run streamlit run app.py
+
+The sidebar chooses the dataset (built-in or an uploaded CSV), the target column, the
+attribute kinds, the algorithm and its settings; the pages in pages/ read those choices
+(pages/common.py) and draw what dtlearn computed. The view lives in the URL: dataset,
+target, kinds, algorithm, settings, page and step are query parameters, so a shared link
+opens the same view at the same step.
+"""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+import dtlearn
+from pages import common
+from pages.common import CRITERION_TITLES, KINDS, UPLOAD, Choices, md
+
+PAGES = {
+    "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
+    "step": st.Page("pages/step.py", title="Step through", url_path="step"),
+    "tree": st.Page("pages/tree.py", title="Tree", url_path="tree"),
+    "partitions": st.Page("pages/partitions.py", title="Partitions", url_path="partitions"),
+    "pruning": st.Page("pages/pruning.py", title="Pruning", url_path="pruning"),
+}
+DEFAULT_DATASET = "tennis"
+DEFAULT_ALGORITHM = "id3"
+SETTINGS = {  # sidebar widget key (and query parameter) -> dtlearn setting
+    "criterion": "criterion",
+    "max_depth": "max_depth",
+    "min_leaf": "min_samples_leaf",
+    "purity": "min_purity",
+    "min_gain": "min_gain",
+    "missing": "missing_values",
+    "priors": "priors",
+    "leaf_value": "leaf_value",
+    "subset_size": "max_subset_size",
+}
+CHOICES = {  # settings chosen from a list (the rest are numbers)
+    "missing": {"fractional": "Fractional weights (C4.5)", "surrogate": "Surrogate splits (CART)",
+                "own_value": "“Missing” as a value of its own"},
+    "priors": {"data": "From the data", "equal": "Equal (balanced classes)"},
+    "leaf_value": {"mean": "Mean", "median": "Median"},
+}
+
+
+def preset_value(algorithm: str, key: str):
+    value = getattr(dtlearn.PRESETS[algorithm], SETTINGS[key])
+    return "data" if key == "priors" and value is None else value
+
+
+# the URL -> session state, once per session ---------------------------------------------
+
+WHOLE_NUMBERS = ("max_depth", "min_leaf", "subset_size")
+
+
+def _parse(key: str, text: str):
+    """A setting from the URL: a criterion name, or a number ('' or 'none': no value).
+    Raises ValueError for text the sidebar's widget could not show."""
+    if key == "criterion":
+        if text not in CRITERION_TITLES:
+            raise ValueError(f"unknown criterion '{text}'")
+        return text
+    if key in CHOICES:
+        if text not in CHOICES[key]:
+            raise ValueError(f"{key} = '{text}' is not one of {', '.join(CHOICES[key])}")
+        return text
+    if text.strip().lower() in ("", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{key} = '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{key} = '{text}' is not a finite number")
+    if key in WHOLE_NUMBERS:
+        if not value.is_integer():
+            raise ValueError(f"{key} = '{text}' is not a whole number")
+        return int(value)
+    return value
+
+
+def load_url() -> list[str]:
+    """Copy a shared link's query parameters into the sidebar's state; what was ignored, in words."""
+    params, state, ignored = st.query_params, st.session_state, []
+    names = dtlearn.dataset_names()
+    dataset = params.get("dataset")
+    if dataset == "upload":
+        ignored.append("the link was made with an uploaded file, which cannot travel in a link: upload it again")
+    elif dataset is not None and dataset not in names:
+        ignored.append(f"unknown dataset '{dataset}'")
+    elif dataset is not None:
+        state["dataset"] = state["source"] = dataset
+    source = state.get("source", DEFAULT_DATASET)
+    if "target" in params:
+        state["target"], state["target_of"] = params["target"], source
+    if "kinds" in params:
+        state["url_kinds"] = dict(part.rsplit(":", 1) for part in params["kinds"].split(",") if ":" in part)
+    algorithm = params.get("algo", DEFAULT_ALGORITHM)
+    if algorithm not in dtlearn.ALGORITHMS:
+        ignored.append(f"unknown algorithm '{algorithm}'")
+        algorithm = DEFAULT_ALGORITHM
+    state["algo"] = algorithm
+    for key in SETTINGS:
+        state[key] = preset_value(algorithm, key)
+        if key in params:
+            try:
+                state[key] = _parse(key, params[key])
+            except ValueError as error:
+                ignored.append(str(error))
+    if "step" in params:
+        try:
+            state["step"] = max(int(params["step"]), 0)
+        except ValueError:
+            ignored.append(f"step = '{params['step']}' is not a whole number")
+    return ignored
+
+
+def save_url(page_name: str, c: Choices) -> None:
+    """Write the view into the query parameters (only the settings that differ from the preset)."""
+    raw = common.raw_dataset(c.source)
+    wanted = {"dataset": "upload" if c.is_upload else c.source}
+    if c.target != raw.target:
+        wanted["target"] = c.target
+    if c.kinds and not c.is_upload:
+        wanted["kinds"] = ",".join(f"{a}:{k}" for a, k in c.kinds)
+    wanted["algo"] = c.algorithm
+    changed = dict(c.settings)
+    for key, name in SETTINGS.items():
+        if name in changed:
+            value = changed[name]
+            wanted[key] = "none" if value is None else dtlearn.data.label(value)
+    wanted["page"] = page_name
+    wanted["step"] = str(st.session_state.get("step", 0))
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+# the sidebar -------------------------------------------------------------------------------
+
+def _reset_step() -> None:
+    st.session_state["step"] = 0
+
+
+def _reset_settings() -> None:
+    """A new preset brings its own settings (C4.5's leaf size is 0, Zaki's purity 0.95, ...)."""
+    for key in SETTINGS:
+        st.session_state[key] = preset_value(st.session_state["algo"], key)
+
+
+def dataset_ui() -> str:
+    """The dataset menu and, for a file of one's own, the uploader; returns the active source."""
+    state = st.session_state
+    names = dtlearn.dataset_names()
+    state.setdefault("dataset", DEFAULT_DATASET)
+    state.setdefault("source", DEFAULT_DATASET)
+    choice = st.selectbox(
+        "Dataset", names + (UPLOAD,), key="dataset", on_change=_reset_step,
+        format_func=lambda n: "Upload a CSV file…" if n == UPLOAD else dtlearn.dataset_info(n).title,
+    )
+    if choice != UPLOAD:
+        state["source"] = choice
+        st.caption(md(dtlearn.dataset_info(choice).description))
+        return choice
+    file = st.file_uploader("Your CSV file", type=["csv"], key="upload_file", max_upload_size=common.MAX_UPLOAD_MB)
+    st.caption(f"Up to {common.MAX_UPLOAD_MB} MB, UTF-8, a header row; the last column is the target at first. "
+               "Empty cells and `?` are missing values. An uploaded file stays in this browser tab: it cannot "
+               "travel in a shared link.")
+    if file is not None:
+        content = file.getvalue()
+        if len(content) > common.MAX_UPLOAD_MB * 1024 * 1024:
+            st.error(f"{md(file.name)} is larger than {common.MAX_UPLOAD_MB} MB.")
+        else:
+            key = "upload:" + common.digest(content)
+            parsed = common.parse_upload(key, content)
+            if isinstance(parsed, dtlearn.Dataset):
+                if state.get("source") != key:
+                    state["step"] = 0
+                state["upload"] = {"name": file.name, "content": content}
+                state["source"] = key
+            else:
+                st.error(f"Could not use {md(file.name)}: {md(parsed)}")
+    if not state["source"].startswith("upload:"):
+        st.caption(f"Still showing {md(common.source_title(state['source']))} until a file is read.")
+    return state["source"]
+
+
+def target_ui(source: str) -> str:
+    raw = common.raw_dataset(source)
+    state = st.session_state
+    columns = list(raw.frame.columns)
+    if state.get("target_of") != source or state.get("target") not in columns:
+        state["target"], state["target_of"] = raw.target, source
+    return st.selectbox("Target column", columns, key="target", on_change=_reset_step,
+                        help="The column to predict: its values are the classes (a numeric target grows a "
+                             "regression tree with CART).")
+
+
+def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
+    """Categorical / numeric / ignore for each attribute; returns the overrides of the inferred kinds."""
+    inferred = common.inferred_kinds(source, target)
+    from_url = st.session_state.pop("url_kinds", {})
+    overrides = []
+    with st.expander("Attribute kinds"):
+        st.caption("Read from the file; change a kind to treat numbers as categories, or leave a column out.")
+        for attribute, kind in inferred.items():
+            key = f"kind|{source}|{target}|{attribute}"
+            if from_url.get(attribute) in KINDS:
+                st.session_state[key] = from_url[attribute]
+            st.session_state.setdefault(key, kind)
+            chosen = st.selectbox(md(attribute), KINDS, key=key)
+            if chosen != kind:
+                overrides.append((attribute, chosen))
+    return tuple(overrides)
+
+
+def settings_ui() -> tuple[str, tuple]:
+    """The algorithm preset and the settings a student tunes; returns the preset and the settings
+    changed from it. dtlearn validates them (a bad value is its ValueError, shown on the page)."""
+    state = st.session_state
+    if state.get("algo") not in dtlearn.ALGORITHMS:
+        state["algo"] = DEFAULT_ALGORITHM
+        _reset_settings()
+    algorithm = st.segmented_control("Algorithm", dtlearn.ALGORITHMS, key="algo", required=True,
+                                     format_func=common.algorithm_title, on_change=_reset_settings,
+                                     width="stretch")
+    st.caption(common.ALGORITHM_NOTES.get(algorithm, ""))
+    st.selectbox("Split criterion", list(CRITERION_TITLES), key="criterion", format_func=CRITERION_TITLES.get,
+                 help="What ranks the candidate splits. A numeric target (regression) always uses squared error.")
+    left, right = st.columns(2)
+    left.number_input("Max depth", value=None, key="max_depth", step=1, placeholder="no limit",
+                      help="Nodes at this depth become leaves (the root has depth 0). Empty: no limit.")
+    right.number_input("Min leaf size", key="min_leaf", step=1,
+                       help="Every branch a split makes must hold at least this many rows.")
+    left.number_input("Purity π", value=None, key="purity", step=0.05, format="%.2f", placeholder="off",
+                      help="A node whose majority class holds at least this fraction of its rows becomes a leaf "
+                           "(Zaki & Meira's π). Empty: off.")
+    right.number_input("Min gain", key="min_gain", step=0.01, format="%.3f",
+                       help="Split only when the best gain exceeds this value (pre-pruning, seed 003).")
+    with st.expander("Missing values, priors, regression"):
+        st.selectbox("Missing values", list(CHOICES["missing"]), key="missing", format_func=CHOICES["missing"].get,
+                     help="C4.5 shares a row with a missing value among the branches by weight; CART sends it "
+                          "down by the best surrogate split; or treat 'missing' as one more category.")
+        st.selectbox("Class priors", list(CHOICES["priors"]), key="priors", format_func=CHOICES["priors"].get,
+                     help="Equal priors weigh every class as if it had as many rows as the others (CART, seed 002).")
+        st.selectbox("Regression leaves predict", list(CHOICES["leaf_value"]), key="leaf_value",
+                     format_func=CHOICES["leaf_value"].get, help="For a numeric target (CART regression).")
+        st.number_input("Largest value set |V| (Zaki)", value=None, key="subset_size", step=1, min_value=1,
+                        max_value=8, placeholder="CART's search",
+                        help="Categorical splits X ∈ V with at most this many values, as in Zaki & Meira. "
+                             "Empty: CART's exact subset search.")
+    changed = {name: state[key] for key, name in SETTINGS.items() if state[key] != preset_value(algorithm, key)}
+    if changed.get("priors") == "data":
+        changed.pop("priors")
+    return algorithm, tuple(changed.items())
+
+
+def sidebar_ui() -> Choices:
+    with st.sidebar:
+        source = dataset_ui()
+        target = target_ui(source)
+        kinds = kinds_ui(source, target)
+        st.divider()
+        algorithm, settings = settings_ui()
+        st.divider()
+        st.caption("The address bar holds this view (dataset, settings, page and step): copy it to share.")
+    return Choices(source, target, kinds, algorithm, settings)
+
+
+# the run -----------------------------------------------------------------------------------
+
+def default_choices() -> Choices:
+    return Choices(DEFAULT_DATASET, common.raw_dataset(DEFAULT_DATASET).target, (), DEFAULT_ALGORITHM, ())
+
+
+def main() -> None:
+    with common.routing():
+        route()
+
+
+def route() -> None:
+    st.set_page_config(page_title="dtlearn: decision trees, step by step", page_icon="🌳", layout="wide")
+    page = st.navigation(list(PAGES.values()))
+    names = {p.url_path: name for name, p in PAGES.items()}
+    if not st.session_state.get("url_loaded"):
+        st.session_state["url_loaded"] = True
+        st.session_state["url_ignored"] = load_url()
+        wanted = st.query_params.get("page")
+        if wanted in PAGES and page.url_path != PAGES[wanted].url_path and page.url_path == PAGES["data"].url_path:
+            st.switch_page(PAGES[wanted], query_params=st.query_params.to_dict())
+    for note in st.session_state.pop("url_ignored", []):
+        st.warning(f"From the link: {md(note)}.")
+    choices = sidebar_ui()
+    problem = common.check(choices)
+    if problem is None:
+        st.session_state["choices"] = choices
+    else:
+        kept = st.session_state.get("choices") or default_choices()
+        st.session_state["choices"] = kept
+        st.error(f"{md(problem)}  \nThe page keeps showing the last tree dtlearn accepted.")
+    save_url(names.get(page.url_path, "data"), st.session_state["choices"])
+    page.run()
+
+
+if __name__ == "__main__":
+    main()

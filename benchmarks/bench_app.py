@@ -1,0 +1,153 @@
+"""How fast the app answers: one step on the server, and the first page drawn in a browser.
+
+1. Server side: the Step page in Streamlit's AppTest, clicking "Next step" through the whole
+   induction of PlayTennis (ID3) and iris (CART, C4.5); the time of each rerun (script run
+   plus AppTest's own parsing), first visit of each step and a second pass (caches warm).
+2. Browser: `streamlit run app.py` and Debian's chromium (as in tests/browser); from
+   navigation to a shared link until its Graphviz tree is drawn, each run in a fresh browser
+   context (empty browser cache). The reference, run alternately in the same process: a page
+   that draws the same tree and nothing else (the floor on this machine, under its load).
+
+Targets: a step under 100 ms server-side; the first page drawn under 2 s. Medians are printed.
+
+    uv run python benchmarks/bench_app.py [--runs 5] [--no-browser]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+CASES = [("tennis", "id3"), ("iris", "cart"), ("iris", "c45")]
+
+
+SCRIPT_MS: list[float] = []  # the app's own run (app.main), measured inside each AppTest rerun
+
+
+def time_the_script() -> None:
+    """Wrap pages.common.routing, which app.main enters once per run, with a stopwatch (once)."""
+    sys.path.insert(0, str(ROOT))
+    from pages import common
+
+    routing = common.routing
+    if getattr(routing, "timed", False):
+        return
+
+    @contextmanager
+    def timed():
+        start = time.perf_counter()
+        with routing():
+            yield
+        SCRIPT_MS.append(1000 * (time.perf_counter() - start))
+
+    timed.timed = True
+    common.routing = timed
+
+
+def step_times(name: str, algorithm: str) -> tuple[list[float], list[float], list[float], int]:
+    """Milliseconds per 'Next step' rerun (first pass, second pass), the script's own share of
+    them, and the number of steps."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"dataset": name, "algo": algorithm, "step": "0", "page": "step"})
+    at.run()
+    time_the_script()  # after a first run: pages.common is then imported inside Streamlit's runtime
+    total = int(at.slider(key="step_slider").max)
+    passes, script = [], []
+    for _ in range(2):
+        times = []
+        for _ in range(total):
+            SCRIPT_MS.clear()
+            start = time.perf_counter()
+            at.button(key="next").click().run()
+            times.append(1000 * (time.perf_counter() - start))
+            script.extend(SCRIPT_MS)
+            assert not at.exception, [e.value for e in at.exception]
+        passes.append(times)
+        at.button(key="first").click().run()
+    return passes[0], passes[1], script, total
+
+
+REFERENCE_APP = """
+import streamlit as st
+import dtlearn
+st.set_page_config(layout="wide")
+st.title("Reference: the same tree, nothing else")
+tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+st.graphviz_chart(tree.at_step(1).to_dot(highlight=0), width="stretch")
+"""
+
+
+def browser_times(runs: int) -> dict[str, list[float]]:
+    """Seconds from navigation to the drawn tree, each run in a fresh browser context: the
+    app's shared link, and (alternating with it, so both see the same machine load) a
+    reference page that draws the same Graphviz tree and nothing else. The first entry of
+    "app" is on a just-started server."""
+    spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    from playwright.sync_api import sync_playwright
+
+    times = {"app": [], "reference": []}
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "app.py").write_text(REFERENCE_APP, encoding="utf-8")
+        app, app_url = conftest.start_server()
+        reference, reference_url = conftest.start_server(Path(folder))
+        links = {"app": app_url + "/step?dataset=tennis&algo=id3&step=1", "reference": reference_url + "/"}
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=conftest.CHROMIUM, args=conftest.ARGS)
+                for _ in range(runs + 1):
+                    for name, link in links.items():
+                        context = browser.new_context(viewport={"width": 1400, "height": 1800})
+                        page = context.new_page()
+                        start = time.perf_counter()
+                        page.goto(link)
+                        page.locator(f"{conftest.GRAPH} g.node").first.wait_for(state="visible", timeout=60_000)
+                        times[name].append(time.perf_counter() - start)
+                        context.close()
+                browser.close()
+        finally:
+            conftest.stop_server(app)
+            conftest.stop_server(reference)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="browser runs after the first (default 5)")
+    parser.add_argument("--no-browser", action="store_true", help="only the server-side steps")
+    args = parser.parse_args()
+    print("Server side: one step (AppTest rerun after clicking Next), milliseconds;")
+    print("'script' is the app's own run inside it (app.main), the rest is Streamlit and AppTest")
+    print(f"{'dataset':>8} {'algorithm':>9} {'steps':>5} {'first visit median':>19} {'max':>6} "
+          f"{'second pass median':>19} {'max':>6} {'script median':>14}")
+    for name, algorithm in CASES:
+        first, second, script, total = step_times(name, algorithm)
+        print(f"{name:>8} {algorithm:>9} {total:>5} {statistics.median(first):>19.0f} {max(first):>6.0f} "
+              f"{statistics.median(second):>19.0f} {max(second):>6.0f} {statistics.median(script):>14.0f}")
+    print("target: under 100 ms")
+    if args.no_browser:
+        return
+    times = browser_times(args.runs)
+    app, reference = times["app"][1:], times["reference"][1:]
+    print("\nBrowser: navigation to a shared link (/step, PlayTennis, step 1) until the Graphviz tree is drawn,")
+    print("each run in a fresh browser context (empty cache), seconds")
+    print(f"  just-started server: {times['app'][0]:.2f}")
+    print(f"  app, median of {len(app)}: {statistics.median(app):.2f} (min {min(app):.2f}, max {max(app):.2f})")
+    print(f"  reference page with only the same tree, median: {statistics.median(reference):.2f}")
+    print(f"  ratio app / reference: {statistics.median(app) / statistics.median(reference):.2f}")
+    print("target: under 2 s")
+
+
+if __name__ == "__main__":
+    main()

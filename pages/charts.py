@@ -1,0 +1,184 @@
+"""The Plotly figures of the pages. They only draw numbers dtlearn computed.
+
+Class colours are the ones the Graphviz tree uses (dtlearn.export.PALETTE), so a class
+has one colour everywhere. Text from a file is HTML-escaped (Plotly reads a few tags).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dtlearn.data import label
+from dtlearn.export import PALETTE
+
+from .common import plain
+
+FONT = dict(size=16)
+MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain"}
+
+
+def colour(classes, cls) -> str:
+    return PALETTE[list(classes).index(cls) % len(PALETTE)]
+
+
+def _layout(fig: go.Figure, height: int, legend_below: bool = False) -> go.Figure:
+    legend = dict(orientation="h", yanchor="top", y=-0.14, x=0) if legend_below else \
+        dict(orientation="h", yanchor="bottom", y=1.02, x=0)
+    fig.update_layout(height=height, font=FONT, margin=dict(l=10, r=10, t=40, b=90 if legend_below else 10),
+                      legend=legend)
+    return fig
+
+
+def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
+    """Rows per class as bars, each labelled with its count and share."""
+    fig = go.Figure(go.Bar(
+        x=[plain(c) for c in counts["class"]], y=counts["rows"],
+        marker_color=[colour(classes, c) for c in counts["class"]], marker_line=dict(color="#555", width=1),
+        text=[f"{r} ({s:.0%})" for r, s in zip(counts["rows"], counts["share"])], textposition="outside",
+        cliponaxis=False, hovertemplate="%{x}: %{y} rows<extra></extra>",
+    ))
+    fig.update_yaxes(title="rows", rangemode="tozero")
+    return _layout(fig, 360)
+
+
+def target_histogram(values: pd.Series, target: str) -> go.Figure:
+    """A numeric target (regression): how its values are spread."""
+    fig = go.Figure(go.Histogram(x=values, marker_color=PALETTE[4], marker_line=dict(color="#555", width=1),
+                                 hovertemplate="%{x}: %{y} rows<extra></extra>"))
+    fig.update_xaxes(title=plain(target))
+    fig.update_yaxes(title="rows")
+    return _layout(fig, 360)
+
+
+def _two_panels(top_title: str, bottom_title: str, x_title: str, top_y: str, bottom_y: str,
+                chosen: float | None) -> dict:
+    """Layout of two stacked panels sharing the x axis (built as a dict: far faster than
+    make_subplots, which matters when every step draws one)."""
+    layout = {
+        "xaxis": {"domain": [0, 1], "anchor": "y", "matches": "x2", "showticklabels": False},
+        "yaxis": {"domain": [0.56, 1], "anchor": "x", "title": {"text": top_y}, "rangemode": "tozero"},
+        "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": x_title}},
+        "yaxis2": {"domain": [0, 0.44], "anchor": "x2", "title": {"text": bottom_y}, "rangemode": "tozero"},
+        "annotations": [
+            {"text": top_title, "x": 0.5, "y": 1, "xref": "paper", "yref": "paper", "xanchor": "center",
+             "yanchor": "bottom", "showarrow": False},
+            {"text": bottom_title, "x": 0.5, "y": 0.44, "xref": "paper", "yref": "paper", "xanchor": "center",
+             "yanchor": "bottom", "showarrow": False},
+        ],
+        "shapes": [],
+    }
+    if chosen is not None:
+        layout["shapes"].append({"type": "line", "x0": chosen, "x1": chosen, "xref": "x2", "y0": 0, "y1": 1,
+                                 "yref": "paper", "line": {"color": "#d62728", "width": 2, "dash": "dash"}})
+        layout["annotations"].append({"text": f"chosen: {plain(label(chosen))}", "x": chosen, "xref": "x2",
+                                      "y": 0.97, "yref": "paper", "xanchor": "left", "yanchor": "top",
+                                      "showarrow": False, "font": {"color": "#d62728"}})
+    return layout
+
+
+def _scores(x, y, eligible, name: str, hover: list[str] | None = None) -> dict:
+    return {"type": "scatter", "x": x, "y": y, "xaxis": "x", "yaxis": "y", "mode": "lines+markers",
+            "name": name, "showlegend": False, "line": {"color": "#444"},
+            "marker": {"size": 8, "color": "#444", "symbol": ["circle" if e else "circle-open" for e in eligible]},
+            "text": hover, "hovertemplate": "cut ≤ %{x}<br>" + name + " %{y:.4f}"
+                                            + ("<br>%{text}" if hover else "") + "<extra></extra>"}
+
+
+def regression_threshold_chart(rows: pd.DataFrame, attribute: str, target: str, chosen: float | None) -> go.Figure:
+    """The decrease in MSE of every cut of one attribute (top) and the target's mean on each side (bottom)."""
+    x = rows["threshold"].to_numpy(dtype=float).tolist()
+    stats = np.array([np.asarray(b, dtype=float) for b in rows["branch_stats"]])  # (T, 2, [n, mean])
+    data = [_scores(x, rows["score"].tolist(), rows["eligible"].tolist(), "ΔMSE")]
+    for side, dash, word, colour_ in ((0, "solid", "≤ v", PALETTE[4]), (1, "dot", "> v", PALETTE[3])):
+        data.append({"type": "scatter", "x": x, "y": stats[:, side, 1].tolist(), "xaxis": "x2", "yaxis": "y2",
+                     "mode": "lines", "name": f"mean {word}", "customdata": stats[:, side, 0].tolist(),
+                     "line": {"color": colour_, "width": 3, "dash": dash, "shape": "hv"},
+                     "hovertemplate": "mean %{y:.3f} of %{customdata:g} rows<extra>" + word + "</extra>"})
+    layout = _two_panels(f"Decrease in MSE of the cut {plain(attribute)} ≤ v",
+                         f"Mean {plain(target)} on each side of the cut", plain(attribute), "ΔMSE", plain(target),
+                         chosen)
+    layout["yaxis2"]["rangemode"] = "normal"
+    return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
+
+
+def threshold_chart(rows: pd.DataFrame, attribute: str, classes, measure: str, chosen: float | None) -> go.Figure:
+    """Zaki & Meira's iris figures: the score of every cut of one attribute (top) and the
+    class counts on each side of it (bottom), from the node's candidate-split table."""
+    x = rows["threshold"].to_numpy(dtype=float).tolist()
+    counts = np.array([np.asarray(b, dtype=float) for b in rows["branch_counts"]])  # (T, 2, k)
+    hover = [_sides(v, c, classes) for v, c in zip(x, counts)]
+    data = [_scores(x, rows[measure].tolist(), rows["eligible"].tolist(), MEASURE_TITLES[measure], hover)]
+    for j, cls in enumerate(classes):
+        for side, dash, word in ((0, "solid", "≤ v"), (1, "dot", "> v")):
+            data.append({"type": "scatter", "x": x, "y": counts[:, side, j].tolist(), "xaxis": "x2",
+                         "yaxis": "y2", "mode": "lines", "name": f"{plain(cls)} {word}",
+                         "line": {"color": colour(classes, cls), "width": 3, "dash": dash, "shape": "hv"},
+                         "hovertemplate": "%{y:g} rows<extra>" + plain(cls) + f" {word}</extra>"})
+    layout = _two_panels(f"{MEASURE_TITLES[measure]} of the cut {plain(attribute)} ≤ v",
+                         "Rows of each class on each side of the cut", plain(attribute), "score", "rows", chosen)
+    return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
+
+
+def _sides(v: float, counts: np.ndarray, classes) -> str:
+    left = ", ".join(f"{label(round(c, 3))} {plain(k)}" for k, c in zip(classes, counts[0]))
+    right = ", ".join(f"{label(round(c, 3))} {plain(k)}" for k, c in zip(classes, counts[1]))
+    return f"≤ {label(v)}: {left}<br>> {label(v)}: {right}"
+
+
+SCALE = "Viridis"
+
+
+def _scaled(value: float, low: float, high: float) -> str:
+    from plotly.colors import sample_colorscale
+
+    return sample_colorscale(SCALE, [(value - low) / (high - low) if high > low else 0.5])[0]
+
+
+def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, target: str, classes,
+                    current_step: int | None, bounds, values: dict | None = None) -> go.Figure:
+    """Leaf rectangles coloured by the class they predict, the training points on top, and each
+    cut labelled with the number of the step that made it (the newest cut in red). For a
+    regression tree `values` maps leaf ids to predictions: a colour scale replaces the classes."""
+    fig = go.Figure()
+    regression = values is not None
+    if regression:
+        low, high = float(frame[target].min()), float(frame[target].max())
+    for r in rectangles:
+        pending = r.status == "pending"
+        fill = _scaled(values[r.leaf_id], low, high) if regression else colour(classes, r.prediction)
+        fig.add_shape(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
+                      opacity=0.18 if pending else 0.5,
+                      line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0))
+    for line in lines:
+        newest = line.step == current_step
+        style = dict(color="#d62728" if newest else "#333", width=4 if newest else 2)
+        if line.attribute == x:
+            fig.add_shape(type="line", x0=line.value, x1=line.value, y0=line.start, y1=line.end, line=style)
+            at = dict(x=line.value, y=line.end, yanchor="top", xanchor="left")
+        else:
+            fig.add_shape(type="line", x0=line.start, x1=line.end, y0=line.value, y1=line.value, line=style)
+            at = dict(x=line.end, y=line.value, xanchor="right", yanchor="bottom")
+        fig.add_annotation(**at, text=f"<b>{line.step}</b>", showarrow=False, bgcolor="white",
+                           bordercolor=style["color"], borderwidth=1, font=dict(size=15, color=style["color"]))
+    if regression:
+        fig.add_trace(go.Scatter(
+            x=frame[x], y=frame[y], mode="markers", name=plain(target), showlegend=False,
+            marker=dict(size=10, color=frame[target], colorscale=SCALE, cmin=low, cmax=high,
+                        line=dict(color="#222", width=1), colorbar=dict(title=plain(target))),
+            hovertemplate=f"{plain(x)} %{{x}}<br>{plain(y)} %{{y}}<br>{plain(target)} %{{marker.color}}<extra></extra>",
+        ))
+        classes = ()
+    labels = frame[target].map(label)
+    for cls in classes:
+        part = frame[labels == cls]
+        fig.add_trace(go.Scatter(
+            x=part[x], y=part[y], mode="markers", name=plain(cls),
+            marker=dict(size=11, color=colour(classes, cls), line=dict(color="#222", width=1)),
+            hovertemplate=f"{plain(x)} %{{x}}<br>{plain(y)} %{{y}}<extra>{plain(cls)}</extra>",
+        ))
+    x0, x1, y0, y1 = bounds
+    fig.update_xaxes(title=plain(x), range=[x0, x1], showgrid=False, zeroline=False)
+    fig.update_yaxes(title=plain(y), range=[y0, y1], showgrid=False, zeroline=False)
+    return _layout(fig, 640)

@@ -1,0 +1,389 @@
+"""What every page shares: the sidebar's choices, cached dtlearn calls, the step control.
+
+Data flows one way: the sidebar (app.py) leaves a `Choices` in st.session_state ->
+`view()` turns it into a dataset and a tree through cached functions -> a page renders.
+Session state holds choices and the step index only; models live in the caches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import graphviz
+import streamlit as st
+
+import dtlearn
+from dtlearn.data import Dataset, label
+from dtlearn.settings import CRITERION_NAMES
+
+UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
+MAX_UPLOAD_MB = 5
+KINDS = ("categorical", "numeric", "ignore")
+ALGORITHM_TITLES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki"}
+ALGORITHM_NOTES = {
+    "id3": "Quinlan (1986): information gain, one branch per value, each attribute once per path.",
+    "c45": "Quinlan (1993): gain ratio among the splits with at least average gain; binary cuts on numbers.",
+    "cart": "Breiman et al. (1984): binary splits only, Gini index, subsets of values for categories; "
+            "squared error for a numeric target (regression).",
+}
+if "zaki" in dtlearn.PRESETS:
+    _zaki = dtlearn.PRESETS["zaki"]
+    ALGORITHM_NOTES["zaki"] = (f"Zaki & Meira, DECISIONTREE(D, η, π): binary splits by information gain; a leaf at "
+                               f"η = {label(_zaki.leaf_size)} rows or purity π = {label(_zaki.min_purity)}.")
+CRITERION_TITLES = {"entropy": "Information gain (entropy)", "gini": "Gini gain", "gain_ratio": "Gain ratio"}
+
+
+def algorithm_title(algorithm: str) -> str:
+    return ALGORITHM_TITLES.get(algorithm, algorithm.upper())
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Everything the sidebar decides, hashable (the cache keys are made of it)."""
+
+    source: str  # a built-in dataset name, or "upload:<digest>"
+    target: str
+    kinds: tuple[tuple[str, str], ...]  # overrides of the inferred kinds, incl. "ignore"
+    algorithm: str
+    settings: tuple[tuple[str, object], ...]  # keyword arguments of dtlearn.make_settings
+
+    @property
+    def is_upload(self) -> bool:
+        return self.source.startswith("upload:")
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """What a page draws from: the choices and what dtlearn made of them."""
+
+    choices: Choices
+    title: str
+    raw: Dataset  # as read, before the target and kinds were applied
+    data: Dataset
+    tree: dtlearn.Tree
+
+    @property
+    def settings(self):
+        return self.tree.settings
+
+
+# text from a file: escaped wherever it is rendered ----------------------------------------
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&^%=\"'@])")
+
+
+def md(value) -> str:
+    """A name or message made safe for Streamlit markdown (no formatting, links, LaTeX, icons)."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(str(value).split()))
+
+
+def plain(value) -> str:
+    """A name made safe for Plotly text (which understands a few HTML tags)."""
+    return html.escape(str(value))
+
+
+# cached dtlearn calls ------------------------------------------------------------------------
+
+def digest(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()[:16]
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def parse_upload(key: str, _content: bytes) -> Dataset | str:
+    """The uploaded CSV as a Dataset, or the DataError's message (failures are cached too)."""
+    try:
+        return dtlearn.read_csv(_content)
+    except dtlearn.DataError as error:
+        return str(error)
+
+
+@st.cache_resource(show_spinner=False)
+def builtin(name: str) -> Dataset:
+    return dtlearn.load_dataset(name)
+
+
+def raw_dataset(source: str) -> Dataset:
+    if source.startswith("upload:"):
+        upload = st.session_state.get("upload") or {}
+        parsed = parse_upload(source, upload.get("content", b""))
+        if not isinstance(parsed, Dataset):
+            raise dtlearn.DataError(parsed)
+        return parsed
+    return builtin(source)
+
+
+def source_title(source: str) -> str:
+    if source.startswith("upload:"):
+        return (st.session_state.get("upload") or {}).get("name", "uploaded file")
+    return dtlearn.dataset_info(source).title
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _prepared(source: str, target: str, kinds: tuple, _raw: Dataset) -> Dataset:
+    """The dataset with the chosen target and kinds; ignored attributes dropped."""
+    inherited = {a: k for a, k in _raw.kinds.items() if a != target}
+    data = Dataset(_raw.frame, target, inherited)
+    given = dict(kinds)
+    changed = {a: k for a, k in given.items() if k != "ignore"}
+    if changed:
+        data = data.with_kinds(changed)
+    ignored = [a for a, k in given.items() if k == "ignore"]
+    if ignored:
+        data = data.select([a for a in data.attributes if a not in ignored])
+    return data
+
+
+def prepared(source: str, target: str, kinds: tuple) -> Dataset:
+    return _prepared(source, target, kinds, raw_dataset(source))
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def inferred_kinds(source: str, target: str) -> dict:
+    """The kind dtlearn infers for each attribute when `target` is the class column."""
+    raw = raw_dataset(source)
+    return dict(_prepared(source, target, (), raw).kinds)
+
+
+@st.cache_resource(show_spinner="Growing the tree…", max_entries=64)
+def _grown(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple) -> dtlearn.Tree:
+    return dtlearn.fit(prepared(source, target, kinds), algorithm, **dict(settings))
+
+
+def grow(choices: Choices) -> dtlearn.Tree:
+    """The complete recorded induction for these choices (cached by content)."""
+    c = choices
+    return _grown(c.source, c.target, c.kinds, c.algorithm, c.settings)
+
+
+@st.cache_resource(show_spinner="Growing the tree on these two attributes…", max_entries=64)
+def _grown_on_pair(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple,
+                   x: str, y: str) -> dtlearn.Tree:
+    data = prepared(source, target, kinds).select([x, y])
+    return dtlearn.fit(data, algorithm, **dict(settings))
+
+
+def pair_algorithm(choices: Choices) -> tuple[str, tuple]:
+    """The algorithm and settings for a tree on two numeric attributes: ID3 becomes C4.5."""
+    if choices.algorithm == "id3":
+        return "c45", tuple((k, v) for k, v in choices.settings if k != "criterion")
+    return choices.algorithm, choices.settings
+
+
+def grow_on_pair(choices: Choices, x: str, y: str) -> dtlearn.Tree:
+    """The tree grown on two numeric attributes only (pruned as on the Pruning page when the
+    student chose to show the pruned tree)."""
+    c = choices
+    algorithm, settings = pair_algorithm(c)
+    prune = pruning_choice()
+    if prune is not None:
+        from pages import pruning_view
+
+        return pruning_view.pruned(c, prune, (x, y)).pruned
+    return _grown_on_pair(c.source, c.target, c.kinds, algorithm, settings, x, y)
+
+
+def check(choices: Choices) -> str | None:
+    """None when dtlearn accepts the choices (and grows the tree), else its message."""
+    try:
+        dtlearn.make_settings(choices.algorithm, **dict(choices.settings))
+        grow(choices)
+    except ValueError as error:  # DataError is a ValueError too
+        return str(error)
+    return None
+
+
+# Routing. Because this folder is called pages/, Streamlit also registers its files as pages
+# the old way; until st.navigation has run once in the server process (and in every AppTest
+# run) a link to /step runs pages/step.py directly, without app.py. `view()` then runs the
+# router itself, which runs this page again inside it, and ends the outer run.
+_run = threading.local()
+
+
+@contextmanager
+def routing():
+    """Marks the script run as routed by app.py (the thread runs one script at a time)."""
+    _run.routed = True
+    try:
+        yield
+    finally:
+        _run.routed = False
+
+
+def _ensure_router() -> None:
+    if not getattr(_run, "routed", False):
+        import app
+
+        app.main()
+        st.stop()
+
+
+def view(pruned: bool = False) -> View:
+    """The current view: the last choices dtlearn accepted, and what it made of them. With
+    `pruned`, the tree is the Pruning page's pruned tree when the student chose to show it."""
+    _ensure_router()
+    c: Choices = st.session_state["choices"]
+    tree = grow(c)
+    prune = pruning_choice() if pruned else None
+    if prune is not None:
+        from pages import pruning_view
+
+        tree = pruning_view.pruned(c, prune).pruned
+    return View(c, source_title(c.source), raw_dataset(c.source), prepared(c.source, c.target, c.kinds), tree)
+
+
+def pruning_choice():
+    """The Pruning page's method and parameters, when its pruned tree is to be shown elsewhere."""
+    state = st.session_state
+    return state.get("pruned_choice") if state.get("pruned_on") else None
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def render(dot: str, fmt: str) -> bytes | None:
+    """The tree drawn by Graphviz's `dot` program (None when it is not installed)."""
+    if fmt == "png":
+        dot = dot.replace("{", "{\n\tgraph [dpi=150]", 1)  # sharp on slides
+    try:
+        return graphviz.Source(dot).pipe(format=fmt)
+    except graphviz.ExecutableNotFound:
+        return None
+
+
+# page furniture ---------------------------------------------------------------------------
+
+def describe(v: View) -> str:
+    """One line under a page title: dataset, size, target, algorithm and criterion."""
+    s = v.settings
+    parts = [f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
+             f"{algorithm_title(s.algorithm)} · {CRITERION_NAMES.get(s.criterion, s.criterion)}"]
+    names = {"max_depth": "max depth", "min_samples_leaf": "min leaf", "min_purity": "purity π",
+             "min_gain": "min gain"}
+    limits = [f"{names[k]} {'off' if value is None else md(label(value))}"
+              for k, value in v.choices.settings if k in names]
+    return " · ".join(parts + limits)
+
+
+def header(title: str, v: View) -> None:
+    st.title(title)
+    st.markdown(describe(v))
+
+
+def in_words(path: tuple[str, ...], n: float) -> str:
+    """A node's path from the root, in words (markdown, names escaped)."""
+    if not path:
+        return f"the root: all {md(label(round(n, 3)))} rows"
+    return " **and** ".join(f"`{c}`" if "`" not in c else md(c) for c in path)
+
+
+def counts_text(classes, weights) -> str:
+    parts = [f"{md(label(round(w, 3)))} {md(c)}" for c, w in zip(classes, weights) if w > 0]
+    return ", ".join(parts) if parts else "no rows"
+
+
+def node_text(tree, node) -> str:
+    """A node's size and what it holds, in markdown: '14 rows: 5 No, 9 Yes · entropy 0.940'."""
+    size = md(label(round(node.n, 3)))
+    if tree.is_regression:
+        held = f"mean {md(tree.target)} {node.value:.4f}" if node.n > 0 else "no rows"
+        return f"{size} rows: {held} · **MSE** {node.impurity:.4f}"
+    impurity = "Gini" if tree.settings.impurity == "gini" else "entropy"
+    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {node.impurity:.3f}"
+
+
+CHAR_PT, GAP_PT, BOX_PT, RANK_PT = 5.5, 21.6, 51.0, 38.0  # Helvetica 12 and the core's DOT spacing
+
+
+def _label_lines(line: str) -> list[str]:
+    """The text lines of a node's HTML-like label in a DOT line (tags dropped, entities read)."""
+    start = line.index("label=<") + len("label=<")
+    depth, end = 1, start
+    while depth and end < len(line):
+        depth += {"<": 1, ">": -1}.get(line[end], 0)
+        end += 1
+    label = re.sub(r"<BR/>", "\n", line[start:end - 1])
+    return html.unescape(re.sub(r"<[^>]+>", "", label)).split("\n")
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def estimated_size(dot: str) -> tuple[float, float]:
+    """Roughly the width and height (px) Graphviz lays a tree out at, read from its DOT source
+    (a subtree is as wide as its widest label or its children side by side); no `dot` needed."""
+    widths, children, parent_of = {}, {}, {}
+    for line in dot.splitlines():
+        edge = re.match(r"\s*n(\d+) -> n(\d+)", line)
+        node = re.match(r"\s*n(\d+) \[label=<", line)
+        if edge:
+            children.setdefault(edge[1], []).append(edge[2])
+            parent_of[edge[2]] = edge[1]
+        elif node:
+            widths[node[1]] = max(len(text) for text in _label_lines(line)) * CHAR_PT + 16
+    if not widths:
+        return 100.0, 70.0
+
+    def span(n: str) -> tuple[float, int]:  # (width, levels) of the subtree under n
+        kids = [span(c) for c in children.get(n, [])]
+        if not kids:
+            return widths[n], 1
+        return max(widths[n], sum(k[0] for k in kids) + GAP_PT * (len(kids) - 1)), 1 + max(k[1] for k in kids)
+
+    root = next(n for n in widths if n not in parent_of)
+    width, levels = span(root)
+    return (width + 8) * 4 / 3, (levels * BOX_PT + (levels - 1) * RANK_PT + 8) * 4 / 3
+
+
+def tree_chart(dot: str, column_px: int = 900, max_scale: float = 1.6) -> None:
+    """st.graphviz_chart, as large as a projector needs: the drawing fills the column's width
+    (the chart is stretched) but a small tree is not blown up beyond `max_scale`."""
+    width, height = estimated_size(dot)
+    scale = min(max_scale, column_px / width)
+    st.graphviz_chart(dot, width="stretch", height=max(int(height * scale), 80))
+
+
+def warn_id3_numbers(v: View) -> None:
+    numeric = [a for a, k in v.data.kinds.items() if k == "numeric"]
+    if v.settings.algorithm == "id3" and numeric:
+        st.warning(
+            f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
+            "get one branch per value. Choose C4.5 or CART for thresholds such as `x <= 2.45`."
+        )
+
+
+# the step control (on the Step, Tree and Partitions pages) ----------------------------------
+
+def _go(to: int) -> None:
+    st.session_state["step"] = to
+
+
+def _slid() -> None:
+    st.session_state["step"] = st.session_state["step_slider"]
+
+
+def current_step(total: int) -> int:
+    """The shared step index, within 0..total (kept as it is, so another page's longer tree keeps it)."""
+    return min(max(int(st.session_state.get("step", 0)), 0), total)
+
+
+def step_ui(total: int) -> int:
+    """First / previous / next / last and a slider over 0..total; returns the step k shown.
+
+    Step 0 is the root alone (nothing decided); step k shows the tree after k decisions.
+    The index lives in st.session_state["step"], so every page shows the same step.
+    """
+    k = current_step(total)
+    row = st.columns([1, 1.6, 1.8, 1, 4.6], vertical_alignment="bottom")
+    row[0].button("First", key="first", on_click=_go, args=(0,), disabled=k == 0, width="stretch",
+                  help="Back to the root, nothing decided")
+    row[1].button("Previous", key="prev", on_click=_go, args=(max(k - 1, 0),), disabled=k == 0,
+                  width="stretch", help="One decision back (a presenter's clicker: Page Up)", shortcut="PageUp")
+    row[2].button("Next step", key="next", on_click=_go, args=(min(k + 1, total),), disabled=k == total,
+                  type="primary", width="stretch", help="Make the next decision (a presenter's clicker: Page Down)",
+                  shortcut="PageDown")
+    row[3].button("Last", key="last", on_click=_go, args=(total,), disabled=k == total, width="stretch",
+                  help="The complete tree")
+    st.session_state["step_slider"] = k
+    row[4].slider(f"Step {k} of {total}", 0, total, key="step_slider", on_change=_slid)
+    return k

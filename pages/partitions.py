@@ -1,0 +1,70 @@
+"""Partitions: a tree grown on two numeric attributes cuts their plane into rectangles.
+
+It follows the same step as the other pages, so stepping shows one cut at a time.
+"""
+
+import streamlit as st
+
+import dtlearn
+from dtlearn.partition import default_bounds
+from pages import charts, common
+from pages.common import md
+
+v = common.view()
+common.header("Partitions of the plane", v)
+numeric = [a for a, kind in v.data.kinds.items() if kind == "numeric"]
+if len(numeric) < 2:
+    st.info(f"This page needs two numeric attributes and {md(v.title)} has "
+            f"{len(numeric) if numeric else 'no'} numeric attribute{'s' if len(numeric) != 1 else ''}"
+            f"{': ' + md(numeric[0]) if len(numeric) == 1 else ''}. Try Iris, Watermelon 3.0 or the "
+            "Internship table, upload a CSV with two numeric columns, or set two columns to *numeric* under "
+            "*Attribute kinds* in the sidebar.")
+    st.stop()
+
+st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
+           "axes: every leaf is a rectangle, coloured by the class it predicts. Here the tree is grown on the "
+           "two attributes alone, with the settings of the sidebar.")
+if v.settings.algorithm == "id3":
+    st.info("ID3 gives every distinct number its own branch, which draws no lines: partitions need thresholds. "
+            "This page grows the tree with **C4.5** instead (same depth, leaf size, purity and gain limits).")
+
+# The first two numeric attributes the full tree tests make the default axes (iris: petals).
+used = [s.test.attribute for s in v.tree.steps if s.action == "split" and s.test.attribute in numeric]
+ordered = list(dict.fromkeys(used + numeric))
+for key, default in (("part_x", ordered[0]), ("part_y", ordered[1])):
+    if st.session_state.get(key) not in numeric:
+        st.session_state[key] = default
+left, right = st.columns(2)
+x = left.selectbox("Horizontal axis", numeric, key="part_x")
+y = right.selectbox("Vertical axis", numeric, key="part_y")
+if x == y:
+    st.warning("Choose two different attributes.")
+    st.stop()
+
+tree = common.grow_on_pair(v.choices, x, y)
+if tree.pruning:
+    st.info("Showing the tree pruned as on the Pruning page: after its growth, the steps undo cuts.")
+k = common.step_ui(tree.total_steps)
+partial = tree.at_step(k)
+bounds = default_bounds(tree, x, y)
+rectangles = dtlearn.partition(partial, x, y, bounds)
+lines = dtlearn.split_lines(partial, x, y, bounds)
+step = tree.steps[k - 1] if k else None
+
+if step is None:
+    st.markdown(f"**Step 0 of {tree.total_steps}:** the whole plane is one undecided region.")
+else:
+    verb = {"split": "cut"}.get(step.action, step.action)
+    st.markdown(f"**Step {k} of {tree.total_steps} ({verb}):** {md(step.reason)}")
+
+frame = v.data.frame
+values = {n.id: n.value for n in partial.nodes()} if tree.is_regression else None
+newest = step.number if step and step.action == "split" else None
+st.plotly_chart(charts.partition_chart(rectangles, lines, frame, x, y, v.data.target, tree.classes, newest, bounds,
+                                       values), key="partition")
+hidden = int(frame[[x, y]].isna().any(axis=1).sum())
+st.caption("Each rectangle is a node of the tree, coloured by the class it predicts: pale while it is not "
+           "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
+           "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else ""))
+with st.expander("The tree on these two attributes", expanded=True):
+    common.tree_chart(partial.to_dot(highlight=step.node_id if step else 0), column_px=900, max_scale=1.2)

@@ -1,0 +1,134 @@
+"""Pruning: watch a grown tree being pruned one decision at a time, with the numbers behind each."""
+
+import streamlit as st
+
+import dtlearn
+from pages import common, pruning_view
+from pages.common import md
+from pages.pruning_view import ACTION_WORDS, METHODS, NOTES, VALIDATION_METHODS, PruneChoice
+
+v = common.view()
+common.header("Pruning", v)
+st.caption("Overfitting: a tree grown until its leaves are pure learns the noise of its training rows too. "
+           "Pruning cuts back the branches that do not pay for themselves. Choose a method and step through it.")
+
+
+def method_ui() -> PruneChoice:
+    """The pruning method and its parameters; returns them (hashable)."""
+    state = st.session_state
+    methods = [m for m in METHODS if not (v.tree.is_regression and m == "pessimistic")]
+    if state.get("prune_method") not in methods:
+        state["prune_method"] = "cost_complexity" if v.settings.algorithm == "cart" else "reduced_error"
+    method = st.selectbox("Method", methods, key="prune_method", format_func=METHODS.get,
+                          on_change=lambda: state.update(prune_step=0))
+    st.caption(NOTES[method])
+    cols = st.columns(4)
+    if method in VALIDATION_METHODS:
+        fraction = cols[0].slider("Validation share", 0.1, 0.5, 0.3, 0.05, key="prune_validation",
+                                  help="The share of the rows set aside (stratified by class) to judge the prunes.")
+        seed = cols[1].number_input("Random seed", 0, 10_000, 0, key="prune_seed",
+                                    help="Which rows go to the validation part; the same seed, the same split.")
+        return PruneChoice(method, (("validation", float(fraction)), ("seed", int(seed))))
+    if method == "pessimistic":
+        confidence = cols[0].number_input("Confidence CF", 0.01, 0.5, 0.25, 0.05, key="prune_cf",
+                                          help="C4.5's CF: smaller prunes more. J48's default is 0.25.")
+        raising = cols[1].checkbox("Subtree raising", True, key="prune_raising",
+                                   help="Also consider replacing a node by its largest branch (C4.5 and J48 do).")
+        return PruneChoice(method, (("confidence", float(confidence)), ("raising", bool(raising))))
+    by_cv = cols[0].radio("Choose α", ["by cross-validation", "by hand"], key="prune_alpha_mode") == \
+        "by cross-validation"
+    if by_cv:
+        folds = cols[1].number_input("Folds", 2, 10, 5, key="prune_folds")
+        one_se = cols[2].checkbox("1-SE rule", True, key="prune_one_se",
+                                  help="Take the simplest tree within one standard error of the best (Breiman et al.).")
+        seed = cols[3].number_input("Random seed", 0, 10_000, 0, key="prune_cv_seed")
+        return PruneChoice(method, (("cv", True), ("folds", int(folds)), ("one_se", bool(one_se)), ("seed", int(seed))))
+    alpha = cols[1].number_input("α", 0.0, 10.0, 0.01, 0.005, format="%.4f", key="prune_alpha")
+    return PruneChoice(method, (("cv", False), ("alpha", float(alpha))))
+
+
+def prune_step_ui(total: int) -> int:
+    """First / previous / next / last and a slider over the pruning decisions 0..total."""
+    state = st.session_state
+    j = min(max(int(state.get("prune_step", 0)), 0), total)
+    go = lambda to: state.update(prune_step=to)  # noqa: E731
+    row = st.columns([1, 1.6, 1.8, 1, 4.6], vertical_alignment="bottom")
+    row[0].button("First", key="prune_first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
+    row[1].button("Previous", key="prune_prev", on_click=go, args=(max(j - 1, 0),), disabled=j == 0, width="stretch")
+    row[2].button("Next decision", key="prune_next", on_click=go, args=(min(j + 1, total),), disabled=j == total,
+                  type="primary", width="stretch")
+    row[3].button("Last", key="prune_last", on_click=go, args=(total,), disabled=j == total, width="stretch")
+    state["prune_slider"] = j
+    row[4].slider(f"Decision {j} of {total}", 0, max(total, 1), key="prune_slider", disabled=total == 0,
+                  on_change=lambda: state.update(prune_step=state["prune_slider"]))
+    return j
+
+
+choice = method_ui()
+try:
+    result = pruning_view.pruned(v.choices, choice)
+except ValueError as error:
+    st.error(f"{md(error)}  \nChange the method or its parameters.")
+    st.stop()
+base, final, trace = result.base, result.pruned, result.trace
+st.session_state["pruned_choice"] = choice  # the Tree and Partitions pages can show this pruned tree
+st.session_state["use_pruned"] = bool(st.session_state.get("pruned_on"))  # survives page switches
+st.toggle("Show this pruned tree on the Tree and Partitions pages", key="use_pruned",
+          on_change=lambda: st.session_state.update(pruned_on=st.session_state["use_pruned"]),
+          help="Off: those pages show the grown tree. On: they show the pruned tree and replay its pruning after "
+               "its growth.")
+
+metrics = st.columns(4)
+metrics[0].metric("Grown tree", f"{base.n_nodes} nodes · {base.n_leaves} leaves")
+metrics[1].metric("Pruned tree", f"{final.n_nodes} nodes · {final.n_leaves} leaves")
+if result.validation is not None and not base.is_regression:
+    before, after = dtlearn.accuracy(base, result.validation), dtlearn.accuracy(final, result.validation)
+    metrics[2].metric("Validation accuracy", f"{after:.3f}", f"{after - before:+.3f} from {before:.3f}")
+    metrics[3].metric("Rows", f"{len(result.train.frame)} train · {len(result.validation.frame)} validation")
+elif final.pruning.get("alpha") is not None:
+    metrics[2].metric("α", f"{final.pruning['alpha']:.4f}")
+
+st.subheader("Step through the pruning")
+j = prune_step_ui(len(trace))
+shown = final.at_step(base.total_steps + j)
+upcoming = trace[j] if j < len(trace) else None
+done = trace[j - 1] if j else None
+if done is None:
+    st.markdown(f"**Decision 0 of {len(trace)}:** the grown tree, before any pruning.")
+else:
+    st.markdown(f"**Decision {j} of {len(trace)}: node {done.node_id} "
+                f"({md(' and '.join(done.path)) if done.path else 'the root'}) {ACTION_WORDS.get(done.action, done.action)}.**")
+    st.info(md(done.reason))
+marked = upcoming.node_id if upcoming is not None else None
+common.tree_chart(shown.to_dot(highlight=marked), column_px=900)
+st.caption("Red border: the node the next decision is about." if marked is not None else "The final pruned tree.")
+
+if done is not None:
+    left, right = st.columns(2, gap="large")
+    table = pruning_view.details_table(final, done)
+    if table is not None:
+        left.markdown("**The numbers that decided it**")
+        left.dataframe(table, hide_index=True, width="stretch")
+    g = pruning_view.g_table(base, done)
+    if g is not None:
+        right.markdown("**g(t) of every internal node** (the smallest is the weakest link)")
+        right.dataframe(g, hide_index=True, width="stretch")
+
+st.subheader("Charts")
+if result.curve is not None and not base.is_regression:
+    st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows (seed 001).")
+    st.plotly_chart(pruning_view.overfitting_figure(result.curve, final.n_nodes,
+                                                    dtlearn.accuracy(final, result.validation)), key="overfit")
+if result.path is not None:
+    cv_table = final.pruning.get("cv_table")
+    st.markdown("**α and the subtrees:** each α keeps the subtree whose total leaf risk plus α per leaf is lowest.")
+    st.plotly_chart(pruning_view.alpha_figure(result.path, final.pruning["alpha"], cv_table), key="alpha")
+    if not base.is_regression:
+        with st.expander("rpart's complexity-parameter table (CP = α / R(root))"):
+            st.dataframe(dtlearn.rpart_cp_table(base).round(5), hide_index=True, width="stretch")
+    if cv_table is not None:
+        with st.expander("Cross-validation of α"):
+            st.dataframe(cv_table.round(5), hide_index=True, width="stretch")
+if result.curve is None and result.path is None:
+    st.caption("Pessimistic pruning judges each node by its own training rows (no validation set), so there is no "
+               "validation curve to draw; the numbers of every decision are above.")

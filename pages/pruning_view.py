@@ -1,0 +1,150 @@
+"""The Pruning page's computations: cached dtlearn calls and the figures (numbers from dtlearn).
+
+A pruning run is described by hashable `PruneChoice`; `pruned()` grows the base tree (on the
+training part for the validation methods) and prunes it. Pages only draw what comes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import dtlearn
+from pages import common
+from pages.common import Choices
+
+METHODS = {
+    "reduced_error": "Reduced-error (validation set)",
+    "validation_prepruning": "Pre-pruning (validation set)",
+    "pessimistic": "Pessimistic (C4.5, CF)",
+    "cost_complexity": "Cost-complexity (CART, weakest link)",
+}
+VALIDATION_METHODS = ("reduced_error", "validation_prepruning")
+NOTES = {
+    "reduced_error": "Quinlan (1987), seeds 000 and 001: grow the tree on the training part, then repeatedly "
+                     "replace by a leaf the subtree whose removal most improves accuracy on the validation part, "
+                     "as long as accuracy does not drop.",
+    "validation_prepruning": "Seed 000, 3.1: before each split (in growth order), compare validation accuracy with "
+                             "the node as a leaf and with the split; split only if it improves (a tie keeps the leaf).",
+    "pessimistic": "C4.5 / Weka's J48 (seed 002): bottom-up, compare the estimated errors N·U_CF(E, N) of a leaf, of "
+                   "the subtree and of its largest branch; no validation set needed.",
+    "cost_complexity": "Breiman et al. (1984), seed 002: prune the weakest link g(t) = (R(t) − R(T_t)) / (|T_t| − 1) "
+                       "again and again; every α picks one subtree of the sequence.",
+}
+ACTION_WORDS = {"prune": "replaced by a leaf", "raise": "replaced by its largest branch", "keep": "kept",
+                "collapse": "collapsed (C4.5)"}
+
+
+@dataclass(frozen=True)
+class PruneChoice:
+    method: str
+    options: tuple[tuple[str, object], ...]  # validation fraction, seed, confidence, alpha, folds, ...
+
+
+@dataclass(frozen=True, eq=False)
+class PruneResult:
+    base: dtlearn.Tree  # the grown tree that was pruned
+    pruned: dtlearn.Tree
+    train: dtlearn.Dataset
+    validation: dtlearn.Dataset | None
+    curve: pd.DataFrame | None  # training / validation accuracy against size (validation methods)
+    path: pd.DataFrame | None  # the weakest-link sequence (cost-complexity)
+
+    @property
+    def trace(self) -> tuple:
+        return self.pruned.steps[self.base.total_steps:]
+
+
+@st.cache_resource(show_spinner="Pruning…", max_entries=32)
+def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, method: str,
+            options: tuple, pair: tuple | None = None) -> PruneResult:
+    data = common.prepared(source, target, kinds)
+    if pair is not None:
+        data = data.select(list(pair))
+    opts = dict(options)
+    grow_settings = {k: v for k, v in settings if k != "prune"}
+    if method in VALIDATION_METHODS:
+        train, validation, _ = dtlearn.train_validation_test_split(
+            data, validation=opts["validation"], test=0, seed=int(opts["seed"]))
+        base = dtlearn.fit(train, algorithm, **grow_settings)
+        pruned = dtlearn.prune(base, method, validation=validation)
+        curve = dtlearn.overfitting_curve(base, train, validation)
+        return PruneResult(base, pruned, train, validation, curve, None)
+    base = dtlearn.fit(data, algorithm, **grow_settings)
+    if method == "pessimistic":
+        pruned = dtlearn.prune(base, method, confidence=opts["confidence"], subtree_raising=opts["raising"])
+        return PruneResult(base, pruned, data, None, None, None)
+    if opts.get("cv"):
+        pruned = dtlearn.prune(base, method, cv=int(opts["folds"]), one_se=opts["one_se"], seed=int(opts["seed"]))
+    else:
+        pruned = dtlearn.prune(base, method, alpha=float(opts["alpha"]))
+    return PruneResult(base, pruned, data, None, None, dtlearn.cost_complexity_path(base))
+
+
+def pruned(choices: Choices, prune: PruneChoice, pair: tuple | None = None) -> PruneResult:
+    """The pruning run for these choices (on two attributes only, for the Partitions page)."""
+    c = choices
+    algorithm, settings = common.pair_algorithm(c) if pair else (c.algorithm, c.settings)
+    return _pruned(c.source, c.target, c.kinds, algorithm, settings, prune.method, prune.options, pair)
+
+
+def details_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
+    """The numbers behind one pruning step, one row each (g(t) of every node: its own table)."""
+    rows = []
+    for key, value in step.details.items():
+        if key in ("g", "candidates"):
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{name}: {dtlearn.data.label(round(v, 3))}" for name, v in value.items())
+            rows.append({"quantity": key.replace("_", " "), "value": text})
+        else:
+            rows.append({"quantity": key.replace("_", " "), "value": dtlearn.data.label(round(float(value), 4))})
+    return pd.DataFrame(rows) if rows else None
+
+
+def g_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
+    """g(t) of every internal node when this weakest link was cut (cost-complexity)."""
+    values = step.details.get("g")
+    if not values:
+        return None
+    nodes = {node.id: node for node in tree.nodes()}
+    return pd.DataFrame([{"node": i, "where": " and ".join(nodes[i].path) if i in nodes and nodes[i].path else "root",
+                          "g(t)": round(g, 6), "weakest": i == step.node_id} for i, g in values.items()])
+
+
+def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: float) -> go.Figure:
+    fig = go.Figure()
+    fig.add_scatter(x=curve["nodes"], y=curve["train_accuracy"], mode="lines+markers", name="training accuracy",
+                    line=dict(color="#1f77b4", width=3))
+    fig.add_scatter(x=curve["nodes"], y=curve["validation_accuracy"], mode="lines+markers",
+                    name="validation accuracy", line=dict(color="#d62728", width=3))
+    fig.add_scatter(x=[pruned_nodes], y=[pruned_accuracy], mode="markers", name="pruned tree (validation)",
+                    marker=dict(symbol="star", size=18, color="#2ca02c", line=dict(color="#333", width=1)))
+    fig.update_xaxes(title="size of the tree (nodes) as it grows")
+    fig.update_yaxes(title="accuracy", rangemode="tozero")
+    fig.update_layout(height=380, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+    return fig
+
+
+def alpha_figure(path: pd.DataFrame, chosen_alpha: float, cv_table: pd.DataFrame | None) -> go.Figure:
+    """Total leaf impurity (and, with cross-validation, CV accuracy) against alpha."""
+    fig = go.Figure()
+    fig.add_scatter(x=path["alpha"], y=path["impurity"], mode="lines+markers", line_shape="hv",
+                    name="total leaf impurity R(T_α)", line=dict(color="#1f77b4", width=3))
+    if cv_table is not None:
+        fig.add_scatter(x=cv_table["alpha"], y=1 - cv_table["cv_error"], mode="lines+markers",
+                        name="cross-validated accuracy", yaxis="y2", line=dict(color="#d62728", width=3),
+                        error_y=dict(type="data", array=cv_table["cv_se"], visible=True))
+        fig.update_layout(yaxis2=dict(title=dict(text="cross-validated accuracy"), overlaying="y", side="right",
+                                      rangemode="tozero", showgrid=False))
+    fig.add_vline(x=chosen_alpha, line=dict(color="#2ca02c", width=2, dash="dash"),
+                  annotation_text=f"α = {chosen_alpha:.4f}", annotation_position="top right")
+    fig.update_xaxes(title="α (cost of each extra leaf)")
+    fig.update_layout(yaxis=dict(title=dict(text="total leaf risk R(T_α)"), rangemode="tozero"))
+    fig.update_layout(height=380, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+    return fig

@@ -1,0 +1,251 @@
+"""Step through: one decision at a time, with the table and the formulas behind it.
+
+Step 0 is the root alone, nothing decided; step k (1..N) shows the k-th decision of the
+recorded induction (tree.steps[k-1]) and the tree after it (tree.at_step(k)).
+"""
+
+import pandas as pd
+import streamlit as st
+
+from dtlearn import derivation
+from dtlearn.data import label
+from pages import charts, common
+from pages.common import md
+
+MEASURES = {  # table column -> heading; shown when the table has the column
+    "known": "known ρ",
+    "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain", "split_info": "Split info",
+    "gain_ratio": "Gain ratio", "adjusted_gain": "Gain′ C4.5",
+    "gini_before": "Gini(D)", "gini_after": "Gini after", "gini_gain": "Gini gain",
+    "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
+    "mse_before": "MSE(D)", "mse_after": "MSE after",
+}
+FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
+                 "squared_error": "squared error"}
+MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
+MAX_ROWS = 2000  # never list more (an upload can have a cut between every two of its rows)
+MAX_CUTS = 1500  # points of the threshold chart; beyond, every k-th cut and the best ones
+
+
+def candidate_text(row) -> str:
+    if row["kind"] == "multiway":
+        return f"{row['attribute']} (by value)"
+    return row["test"].replace("<=", "≤")
+
+
+def branches_text(row) -> str:
+    parts = []
+    for i, branch in enumerate(row["branches"]):
+        name = branch[2:] if row["kind"] == "multiway" else branch.replace("<=", "≤")
+        if "branch_counts" in row:
+            held = "/".join(label(round(c, 3)) for c in row["branch_counts"][i])
+        else:
+            n, mean = row["branch_stats"][i]
+            held = f"{label(round(n, 3))} rows, mean {mean:.3f}"
+        parts.append(f"{name}: {held}")
+    return " · ".join(parts)
+
+
+def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
+    """The candidate table as students read it (tests, every measure, rows per branch), and
+    its column settings: 3 decimals, narrow number columns."""
+    records = table.to_dict("records")
+    held = "n, mean" if tree.is_regression else "/".join(tree.classes)
+    shown = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
+                          f"rows per branch ({held})": [branches_text(r) for r in records]}, index=table.index)
+    order = list(MEASURES)
+    if tree.settings.criterion == "gini":  # the measures the algorithm ranks by come first
+        order.sort(key=lambda c: not c.startswith("gini"))
+    for column in order:
+        heading = MEASURES[column]
+        if column not in table:
+            continue
+        values = pd.to_numeric(table[column], errors="coerce")
+        if (column == "known" and (values >= 1).all()) or (column == "adjusted_gain" and values.isna().all()):
+            continue
+        shown[heading] = values
+    if tree.is_regression:
+        shown.insert(2, "ΔMSE", table["score"])  # what CART ranks by
+    reasons = [r["reason"] if not r["chosen"] else "" for r in records]
+    if any(reasons):
+        shown["why not chosen"] = reasons
+    number = st.column_config.NumberColumn(format="%.3f", width=64)
+    config = {"candidate": st.column_config.TextColumn(width=140),
+              f"rows per branch ({held})": st.column_config.TextColumn(width=210),
+              **{h: number for h in shown.columns if h in MEASURES.values() or h == "ΔMSE"}}
+    return shown, config
+
+
+def shorter(table: pd.DataFrame) -> pd.DataFrame:
+    """Each numeric attribute's best cut (and the chosen row); other rows all kept."""
+    keep = table["kind"] != "threshold"
+    for _, rows in table[~keep].groupby("attribute", sort=False):
+        keep[rows.sort_values(["eligible", "score"], ascending=False, kind="stable").index[0]] = True
+    return table[keep | table["chosen"]]
+
+
+def candidates_ui(step, tree) -> pd.DataFrame:
+    """The candidate table; returns its rows as shown (each attribute's best cut, or every cut
+    when the student asks for them)."""
+    table = step.table
+    st.subheader("Candidate splits")
+    if tree.is_regression:
+        ranked = "the decrease in mean squared error (ΔMSE)"
+    else:
+        ranked = common.CRITERION_TITLES.get(tree.settings.criterion, tree.settings.criterion).lower()
+    st.caption(f"One row per candidate test at this node, with every measure; "
+               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** and takes the row marked ✓ "
+               "(ties go to the row first in the table). *Why not chosen* names the rule a row breaks; scroll "
+               "the table sideways for the other measures. Click a row to work out its formulas below.")
+    rows = table
+    if len(table) > MANY_ROWS and (table["kind"] == "threshold").any():
+        every = st.toggle("Show every threshold", key="every_threshold",
+                          help="Off: each numeric attribute's best cut only (the chart below shows all of them).")
+        if not every or len(table) > MAX_ROWS:
+            rows = shorter(table)
+        if every and len(table) > MAX_ROWS:
+            st.caption(f"{len(table)} candidates are too many to list: the chart below shows every cut.")
+    shown, config = display_table(rows, tree)
+    key, formula_key = f"candidates_{step.number}", f"formula_row_{step.number}"
+
+    def clicked() -> None:
+        selected = st.session_state[key]["selection"]["rows"]
+        if selected:
+            st.session_state[formula_key] = shown.index[selected[0]]
+
+    chosen = [i for i, c in enumerate(rows["chosen"]) if c]
+    st.dataframe(shown, hide_index=True, width="stretch", column_config=config, placeholder="",
+                 height=min(38 + 35 * len(shown), 460), key=key, on_select=clicked, selection_mode="single-row",
+                 selection_default={"selection": {"rows": chosen}} if chosen else None)
+    return rows
+
+
+def formulas_ui(step, tree, rows: pd.DataFrame):
+    """The worked formulas of one of the candidate rows shown; returns the row the student picked."""
+    table = rows
+    chosen = [i for i, c in zip(table.index, table["chosen"]) if c]
+    default = chosen[0] if chosen else table["score"].idxmax()
+    st.subheader("The formulas, worked out")
+    key = f"formula_row_{step.number}"
+    if st.session_state.get(key) not in table.index:
+        st.session_state[key] = default
+    names = {i: candidate_text(r) + ("  (chosen)" if r["chosen"] else "")
+             for i, r in zip(table.index, table.to_dict("records"))}
+    picked = st.selectbox("Work out the formulas for", list(table.index), key=key, format_func=names.get,
+                          help="Any row of the candidate table (or click the row in the table).")
+    logs = "" if tree.is_regression else " Logarithms are base 2, and 0 · log 0 counts as 0."
+    st.caption("Each line: the formula, the numbers from the table put in, the result rounded to 3 decimals "
+               f"(computed exactly, so the last digit can differ from a sum of rounded numbers).{logs}")
+    sections = derivation.derivation(table.loc[picked], tree.classes)
+    ranked = {"gini": "gini", "squared_error": "squared_error"}.get(tree.settings.criterion, "entropy")
+    others = sorted({s.family for s in sections} - {"node", ranked})
+    for section in sections:
+        if section.family in ("node", ranked):
+            show_section(section)
+    for family in others:
+        with st.expander(f"The same candidate measured by {FAMILY_TITLES[family]}"):
+            for section in sections:
+                if section.family == family:
+                    show_section(section)
+    return picked
+
+
+def show_section(section) -> None:
+    """A section's lines, stacked in one formula block (one element instead of many)."""
+    st.markdown(f"**{section.title}**")
+    st.latex(r"\begin{gathered}" + r" \\[0.9em] ".join(section.lines) + r"\end{gathered}")
+
+
+def thresholds_ui(step, tree) -> str | None:
+    """Zaki & Meira's chart of every cut of a numeric attribute; returns the attribute shown."""
+    table = step.table
+    cuts = table[table["kind"] == "threshold"]
+    if cuts.empty:
+        return None
+    attributes = list(dict.fromkeys(cuts["attribute"]))
+    chosen = step.chosen_row
+    chosen_attribute = table.iloc[chosen]["attribute"] if chosen is not None else None
+    st.subheader("Every threshold of a numeric attribute")
+    key = f"threshold_attribute_{step.number}"
+    if st.session_state.get(key) not in attributes:
+        st.session_state[key] = chosen_attribute if chosen_attribute in attributes else attributes[0]
+    attribute = st.selectbox("Attribute", attributes, key=key) if len(attributes) > 1 else attributes[0]
+    rows = cuts[cuts["attribute"] == attribute]
+    if len(rows) > MAX_CUTS:  # every k-th cut, and the best ones kept
+        k = -(-len(rows) // MAX_CUTS)
+        kept = set(rows.index[::k]) | set(rows.nlargest(5, "score").index) | set(rows.index[rows["chosen"]])
+        st.caption(f"{len(rows)} cuts: every {k}th is drawn, and the best ones.")
+        rows = rows.loc[sorted(kept)]
+    cut = table.iloc[chosen]["threshold"] if attribute == chosen_attribute else None
+    if tree.is_regression:
+        figure = charts.regression_threshold_chart(rows, attribute, tree.target, cut)
+        below = f"the mean {md(tree.target)} on each side"
+    else:
+        measure = "gini_gain" if tree.settings.criterion == "gini" else "gain"
+        figure = charts.threshold_chart(rows, attribute, tree.classes, measure, cut)
+        below = "how many rows of each class fall on each side (solid ≤, dotted >)"
+    note = (" C4.5 keeps each attribute's cut with the highest gain, then compares attributes by gain ratio."
+            if tree.settings.criterion == "gain_ratio" and not tree.is_regression else "")
+    st.caption(f"Cuts lie midway between neighbouring values; hollow points break a rule.{note} Below: {below}.")
+    st.plotly_chart(figure, key=f"thresholds_{step.number}")
+    return attribute
+
+
+def show_decision(tree, step) -> None:
+    if step is None:
+        st.info("Nothing is decided yet. **Next step** decides the root: every candidate split of these rows "
+                "is scored and the best one is taken, unless a stopping rule makes the root a leaf.")
+    elif step.action == "split":
+        st.success(f"**Split.** {md(step.reason)}")
+    elif step.action == "leaf":
+        st.info(f"**Leaf: {md(tree.target)} = {md(step.prediction)}.** {md(step.reason)}")
+    else:
+        st.warning(f"**{md(step.action.capitalize())}.** {md(step.reason)}")
+
+
+def show_rows(v, partial, node) -> None:
+    positions, weights = derivation.rows_at(partial, v.data.frame, node.id)
+    rows = v.data.frame.iloc[positions].copy()
+    rows.index = positions + 1
+    if (weights != 1).any():
+        rows.insert(0, "weight", weights.round(3))
+    with st.expander(f"The {len(rows)} rows at this node", expanded=bool(node.path) and 0 < len(rows) <= 12):
+        st.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420))
+
+
+def summary(tree, step) -> str:
+    if step is None:
+        return "nothing decided yet"
+    where = "the root" if step.depth == 0 else f"node {step.node_id}"
+    if step.action == "split":
+        return f"split {where} on {md(step.test.attribute)}"
+    if step.action == "leaf":
+        return f"{where} becomes a leaf, {md(tree.target)} = {md(step.prediction)}"
+    return f"{md(step.action)} at {where}"
+
+
+v = common.view()
+tree = v.tree
+common.header("Step through the induction", v)
+common.warn_id3_numbers(v)
+k = common.step_ui(tree.total_steps)
+step = tree.steps[k - 1] if k else None
+partial = tree.at_step(k)
+node = partial.node(step.node_id if step else 0)
+st.header(f"Step {k} of {tree.total_steps}: {summary(tree, step)}")
+
+where, size = st.columns(2)
+where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
+size.markdown(f"**Rows:** {common.node_text(tree, node)}")
+show_decision(tree, step)
+common.tree_chart(partial.to_dot(highlight=node.id), column_px=900)
+st.caption("Red border: the node being decided. Dashed: not decided yet.")
+show_rows(v, partial, node)
+
+if step is not None and step.action == "split":
+    shown_rows = candidates_ui(step, tree)
+    formulas_ui(step, tree, shown_rows)
+    thresholds_ui(step, tree)
+elif step is not None and step.action == "leaf" and len(step.table):
+    with st.expander("What the candidate splits would have scored here"):
+        formulas_ui(step, tree, candidates_ui(step, tree))

@@ -1,0 +1,99 @@
+"""Tree: the tree at the current step (or complete), any node's details, the rules, downloads."""
+
+import streamlit as st
+
+from pages import common
+from pages.common import md
+
+v = common.view(pruned=True)
+tree = v.tree
+common.header("The tree", v)
+if tree.pruning:
+    st.info(f"Showing the pruned tree of the Pruning page ({md(tree.pruning['method'].replace('_', ' '))}): its steps "
+            f"replay the growth, then {len(tree.pruning_steps)} pruning decisions. Switch it off on that page.")
+common.warn_id3_numbers(v)
+complete = st.toggle("Show the complete tree", key="complete",
+                     help="Off: the tree after the current step, as on the Step through page.")
+if complete:
+    k = tree.total_steps
+    shown = tree
+else:
+    k = common.step_ui(tree.total_steps)
+    shown = tree.at_step(k)
+current = tree.steps[k - 1].node_id if k else 0
+
+sizes = st.columns(4)
+sizes[0].metric("Step", f"{k} of {tree.total_steps}")
+sizes[1].metric("Nodes", shown.n_nodes)
+sizes[2].metric("Leaves", sum(1 for n in shown.nodes() if n.status == "leaf"))
+sizes[3].metric("Depth", shown.depth)
+
+nodes = {node.id: node for node in shown.nodes()}
+if st.session_state.get("tree_node") not in nodes:
+    st.session_state["tree_node"] = current if current in nodes else 0
+picked = st.session_state["tree_node"]
+
+common.tree_chart(shown.to_dot(highlight=picked), column_px=900)
+st.caption("Red border: the node whose details are below. Dashed: not decided yet.")
+
+st.subheader("Node details")
+left, right = st.columns(2, gap="large")
+with left:
+
+    def name(i):
+        node = nodes[i]
+        return f"node {i}: " + (" and ".join(node.path) if node.path else "the root")
+
+    node = nodes[st.selectbox("Node", list(nodes), key="tree_node", format_func=name,
+                              help="Every node of the tree above, root first; its border turns red.")]
+    st.markdown(f"**Where:** {common.in_words(node.path, node.n)}")
+    st.markdown(f"**Rows:** {common.node_text(tree, node)}")
+    st.markdown(f"**Predicts:** {md(node.prediction)}")
+    if node.status == "split":
+        st.markdown(f"**Test:** {md(node.test.describe())} (decided at step {node.step})")
+        if node.surrogates:
+            st.markdown("**Surrogate splits** (CART: used when a row's value for the test is missing; "
+                        "agree = share of rows sent the same way, adj = rpart's adjusted agreement):")
+            st.dataframe({"surrogate": [s.describe() for s in node.surrogates],
+                          "agree": [round(s.agree, 3) for s in node.surrogates],
+                          "adj": [round(s.adj, 3) for s in node.surrogates]}, hide_index=True, width="stretch")
+        elif len(node.children) == 2 and tree.algorithm == "cart":
+            st.caption("No surrogate split does better than sending every row the majority way.")
+    elif node.status == "leaf":
+        st.markdown(f"**Leaf** (decided at step {node.step}): {md(node.leaf_reason)}")
+    else:
+        st.markdown("**Not decided yet** at this step.")
+with right:
+    if not tree.is_regression:
+        st.dataframe({"class": list(tree.classes), "rows": [round(w, 3) for w in node.class_weights],
+                      "share": [round(p, 3) for p in node.distribution]}, hide_index=True, width="stretch")
+
+st.subheader("Rules")
+st.caption("One rule per leaf, read from the root down.")
+rules = shown.rules()
+st.code("\n".join(rules), language=None, wrap_lines=True)
+
+st.subheader("Downloads")
+dot = shown.to_dot()  # without the red border: for slides and handouts
+columns = st.columns(5)
+stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
+columns[0].download_button("DOT source", dot, f"{stem}.dot", "text/vnd.graphviz", key="download_dot",
+                           on_click="ignore", width="stretch")
+svg, png = common.render(dot, "svg"), common.render(dot, "png")
+if svg is not None:
+    columns[1].download_button("SVG picture", svg, f"{stem}.svg", "image/svg+xml", key="download_svg",
+                               on_click="ignore", width="stretch")
+    columns[2].download_button("PNG picture", png, f"{stem}.png", "image/png", key="download_png",
+                               on_click="ignore", width="stretch")
+columns[3].download_button("Rules (text)", "\n".join(rules) + "\n", f"{stem}-rules.txt", "text/plain",
+                           key="download_rules", on_click="ignore", width="stretch")
+if k and len(tree.steps[k - 1].table):
+    table = tree.steps[k - 1].table
+    columns[4].download_button(f"Step {k} table (CSV)", table.to_csv(index=False), f"{stem}-table.csv",
+                               "text/csv", key="download_table", on_click="ignore", width="stretch")
+else:
+    columns[4].caption("No candidate table at this step.")
+if svg is None:
+    st.caption("SVG and PNG need Graphviz's `dot` program on the server: install Graphviz "
+               "(`apt install graphviz`, `brew install graphviz` or `conda install graphviz`) and restart the app. "
+               "Meanwhile the DOT file opens in any Graphviz viewer: `dot -Tsvg tree.dot > tree.svg`.")

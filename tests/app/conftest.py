@@ -1,0 +1,79 @@
+"""AppTest helpers: the app run without a browser (no JavaScript: charts are specs only)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")  # absolute: AppTest resolves against the test file
+PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.py",
+         "partitions": "pages/partitions.py", "pruning": "pages/pruning.py"}
+
+
+def unescape(markdown: str) -> str:
+    """Text as it reads on the page: the app escapes names for markdown with backslashes."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+class App:
+    """An AppTest with the few looks a test needs."""
+
+    def __init__(self, **params: str) -> None:
+        self.at = AppTest.from_file(APP, default_timeout=60)
+        self.at.query_params.update(params)
+        self.at.run()
+
+    def page(self, name: str) -> "App":
+        self.at.switch_page(PAGES[name]).run()
+        return self
+
+    def click(self, key: str) -> "App":
+        self.at.button(key=key).click().run()
+        return self
+
+    def set(self, kind: str, key: str, value) -> "App":
+        getattr(self.at, kind)(key=key).set_value(value).run()
+        return self
+
+    @property
+    def errors(self) -> list[str]:
+        return [unescape(e.value) for e in self.at.error]
+
+    @property
+    def warnings(self) -> list[str]:
+        return [unescape(e.value) for e in self.at.warning]
+
+    @property
+    def title(self) -> str:
+        return unescape(self.at.title[0].value)
+
+    @property
+    def headers(self) -> list[str]:
+        return [unescape(h.value) for h in self.at.header]
+
+    def dots(self) -> list[str]:
+        return [chart.proto.spec for chart in self.at.get("graphviz_chart")]
+
+    def figures(self) -> list[dict]:
+        return [json.loads(chart.proto.spec) for chart in self.at.get("plotly_chart")]
+
+    def latex(self) -> list[str]:
+        return [element.value for element in self.at.latex]
+
+    def frames(self):
+        return [element.value for element in self.at.dataframe]
+
+    def assert_clean(self) -> None:
+        """No exception (traceback) on the page, no error box."""
+        assert not self.at.exception, [e.value for e in self.at.exception]
+        assert not self.at.error, self.errors
+
+
+@pytest.fixture
+def open_app():
+    """open_app(dataset="iris", step="3", ...): the app opened at a link with these query parameters."""
+    return App

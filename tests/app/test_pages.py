@@ -1,0 +1,274 @@
+"""Every page of the app, run with Streamlit's AppTest (no browser, so no drawing: see tests/browser).
+
+The built-in datasets and presets are crossed smartly to stay fast: each dataset visits every
+page once, each page under a different preset, and the Step page under every preset.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import dtlearn
+
+NAMES = dtlearn.dataset_names()
+PRESETS = dtlearn.ALGORITHMS
+PAGE_NAMES = ("data", "step", "tree", "partitions")
+
+
+def dtlearn_refuses(name: str, algorithm: str) -> str | None:
+    """dtlearn's own message when it cannot grow this preset on this dataset (e.g. ID3 on a
+    numeric target), else None."""
+    try:
+        dtlearn.fit(dtlearn.load_dataset(name), algorithm, max_depth=0)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def unescape_all(app) -> list[str]:
+    """The page's markdown as it reads: escapes and bold marks dropped."""
+    return [re.sub(r"\\(.)", r"\1", m.value).replace("**", "") for m in app.at.markdown]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_page_and_preset_renders_for_every_dataset(open_app, name):
+    index = NAMES.index(name)
+    view = open_app(dataset=name, step="1")
+    visits = [(page, PRESETS[(index + i) % len(PRESETS)]) for i, page in enumerate(PAGE_NAMES)]
+    visits += [("step", algorithm) for algorithm in PRESETS if ("step", algorithm) not in visits]
+    for page, algorithm in visits:
+        view.at.segmented_control(key="algo").set_value(algorithm)
+        app = view.page(page)
+        assert not app.at.exception, (name, algorithm, page, [e.value for e in app.at.exception])
+        refused = dtlearn_refuses(name, algorithm)
+        if refused:  # said on the page in dtlearn's words; the last accepted tree stays
+            assert any(refused in e for e in app.errors), (name, algorithm, app.errors)
+            continue
+        assert not app.at.error, (name, algorithm, page, app.errors)
+        if page in ("step", "tree"):
+            assert app.dots(), (name, algorithm, page)
+        if page == "step":
+            assert app.headers[0].startswith("Step 1 of "), app.headers
+        if page == "data":
+            assert app.figures() and len(app.frames()) == 2
+
+
+def test_step_zero_is_the_root_alone_and_next_decides_it(open_app):
+    app = open_app(dataset="tennis", algo="id3").page("step")
+    app.assert_clean()
+    assert app.headers[0] == "Step 0 of 8: nothing decided yet"
+    assert app.dots()[0].count("not decided yet") == 1 and not app.latex()
+    app.click("next")
+    assert app.headers[0] == "Step 1 of 8: split the root on outlook"
+    dot = app.dots()[0]
+    assert "<B>outlook</B>" in dot and dot.count("not decided yet") == 3
+    table = app.frames()[-1]
+    chosen = table[table["candidate"].str.startswith("✓")]
+    assert chosen["candidate"].tolist() == ["✓ outlook (by value)"]
+    assert chosen["Gain"].round(4).tolist() == [0.2467]
+    assert any(r"\tfrac{5}{14}" in line for line in app.latex())
+
+
+def test_stepping_changes_the_table_and_the_tree(open_app):
+    app = open_app(dataset="tennis", algo="id3", step="1").page("step")
+    first_table, first_dot = app.frames()[-1], app.dots()[0]
+    app.click("next")
+    assert app.headers[0] == "Step 2 of 8: split node 1 on humidity"
+    second_table, second_dot = app.frames()[-1], app.dots()[0]
+    assert not first_table.equals(second_table)
+    outlook = second_table[second_table["candidate"] == "outlook (by value)"]
+    assert outlook["why not chosen"].str.contains("already tested on this path").all()  # ID3: once per path
+    assert second_dot != first_dot and "<B>humidity</B>" in second_dot
+    assert app.at.query_params["step"] == "2"
+    app.click("prev")
+    assert app.frames()[-1].equals(first_table) and app.dots()[0] == first_dot
+    app.click("last")
+    assert app.headers[0].startswith("Step 8 of 8") and "not decided yet" not in app.dots()[0]
+    assert app.at.button(key="next").disabled
+    app.click("first")
+    assert app.headers[0].startswith("Step 0 of 8")
+    app.set("slider", "step_slider", 6)
+    assert app.headers[0] == "Step 6 of 8: split node 3 on wind"
+
+
+def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
+    app = open_app(dataset="iris", algo="cart", max_depth="3", page="step", step="3")
+    app.assert_clean()
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart", max_depth=3)
+    step = tree.steps[2]
+    assert app.headers[0].startswith(f"Step 3 of {tree.total_steps}")
+    assert app.dots()[0] == tree.at_step(3).to_dot(highlight=step.node_id)
+    assert app.at.number_input(key="max_depth").value == 3
+    params = app.at.query_params
+    assert (params["dataset"], params["algo"], params["max_depth"], params["page"], params["step"]) == \
+        ("iris", "cart", "3", "step", "3")
+
+
+def test_the_step_follows_to_the_tree_page_and_back(open_app):
+    app = open_app(dataset="tennis", algo="id3", step="4").page("tree")
+    tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    assert app.dots()[0] == tree.at_step(4).to_dot(highlight=tree.steps[3].node_id)
+    app.click("next").page("step")
+    assert app.headers[0].startswith("Step 5 of 8")
+
+
+def test_bad_values_in_a_link_are_said_and_the_defaults_used(open_app):
+    app = open_app(dataset="nosuch", algo="c99", min_leaf="abc")
+    warnings = " ".join(app.warnings)
+    assert "unknown dataset 'nosuch'" in warnings and "unknown algorithm 'c99'" in warnings
+    assert "min_leaf = 'abc' is not a number" in warnings
+    assert app.title == "Data: PlayTennis"
+    app = open_app(dataset="upload")
+    assert any("uploaded file, which cannot travel in a link" in w for w in app.warnings)
+    app = open_app(dataset="iris", kinds="sepal_length:ignore,petal_width:categorical")
+    app.assert_clean()
+    assert app.at.metric[1].value == "3"
+    assert app.at.selectbox(key="kind|iris|species|petal_width").value == "categorical"
+
+
+def test_settings_are_validated_by_dtlearn_and_the_previous_tree_stays(open_app):
+    app = open_app(dataset="tennis", algo="cart", step="2").page("step")
+    before = app.dots()[0]
+    app.set("number_input", "min_gain", -0.5)
+    assert any("min_gain must be a number >= 0, not -0.5" in e for e in app.errors)
+    assert app.dots()[0] == before and not app.at.exception
+    app.set("number_input", "min_gain", 0.0)
+    app.assert_clean()
+    app.set("number_input", "purity", 1.5)
+    assert any("min_purity (Zaki's pi) must be in (0, 1]" in e for e in app.errors)
+    app.set("number_input", "purity", None).set("number_input", "max_depth", 1)
+    app.assert_clean()
+    assert app.headers[0].startswith("Step 2 of 3") and app.at.query_params["max_depth"] == "1"
+
+
+def test_a_link_with_a_bad_setting_shows_dtlearn_s_message(open_app):
+    app = open_app(dataset="iris", algo="cart", min_gain="-1")
+    assert any("min_gain must be a number >= 0, not -1" in e for e in app.errors)
+    assert app.title == "Data: PlayTennis"  # nothing accepted yet: the default view
+
+
+def test_a_new_preset_brings_its_own_settings(open_app):
+    app = open_app(dataset="iris")
+    app.set("segmented_control", "algo", "c45")
+    assert app.at.selectbox(key="criterion").value == "gain_ratio"
+    assert app.at.number_input(key="min_leaf").value == dtlearn.PRESETS["c45"].min_samples_leaf
+    app.set("segmented_control", "algo", "zaki")
+    assert app.at.number_input(key="purity").value == pytest.approx(0.95)
+    assert "algo" in app.at.query_params and "purity" not in app.at.query_params  # the preset's own value
+
+
+def test_id3_on_numbers_warns_that_each_number_is_a_category(open_app):
+    app = open_app(dataset="iris", algo="id3").page("step")
+    assert any("ID3 treats each distinct number as a category" in w for w in app.warnings)
+    app.page("partitions")
+    assert any("partitions need thresholds" in i.value for i in app.at.info)
+    assert app.figures()
+
+
+BAD_CSV = b"a,b,c\n1,2\n"
+GOOD_CSV = "hours,slept,name,passed\n1,7,Ann,no\n6,6,Ben,yes\n3,8,Chlo\u00e9,no\n8,5,Dev,yes\n5,7,Eli,yes\n".encode()
+
+
+def test_a_bad_upload_shows_the_error_and_keeps_the_previous_dataset(open_app):
+    app = open_app(dataset="iris", algo="cart")
+    app.set("selectbox", "dataset", "__upload__")
+    assert app.title == "Data: Iris"  # until a file is read, the previous dataset stays
+    app.at.file_uploader(key="upload_file").upload("bad.csv", BAD_CSV, "text/csv").run()
+    assert not app.at.exception
+    assert any("Could not use bad.csv" in e and "Data row 1 has 2 fields but the header has 3" in e
+               for e in app.errors)
+    assert app.title == "Data: Iris"
+    app.at.file_uploader(key="upload_file").upload("exam.csv", GOOD_CSV, "text/csv").run()
+    app.assert_clean()
+    assert app.title == "Data: exam.csv" and app.at.query_params["dataset"] == "upload"
+    app.page("step").click("next")
+    assert app.headers[0].startswith("Step 1 of") and app.dots()
+    app.at.file_uploader(key="upload_file").upload("worse.csv", b"\x00\x01\x02", "text/csv").run()
+    assert any("worse.csv" in e and "binary" in e for e in app.errors)
+    assert app.headers[0].startswith("Step 1 of")  # exam.csv, still at its step
+
+
+def test_an_upload_above_the_size_limit_is_refused(open_app):
+    app = open_app(dataset="tennis")
+    app.set("selectbox", "dataset", "__upload__")
+    big = b"x,y\n" + b"1,a\n" * (5 * 1024 * 1024 // 4 + 10)
+    app.at.file_uploader(key="upload_file").upload("big.csv", big, "text/csv").run()
+    assert any("larger than 5 MB" in e for e in app.errors) and app.title == "Data: PlayTennis"
+
+
+def test_names_from_a_file_stay_text_everywhere(open_app):
+    evil = "a}\\text{x}$\\\\"  # a}\text{x}$\\
+    csv = f'"{evil}",size,"**bold** [link](http://x) :red[r] $x$"\np&q,2,"<b>yes</b>"\nr#s,1,no\nr#s,3,no\n'
+    app = open_app(dataset="tennis", algo="cart")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("evil.csv", csv.encode(), "text/csv").run()
+    app.assert_clean()
+    for page in ("step", "tree", "data", "partitions"):
+        app.page(page)
+        if page == "step":
+            app.click("next")
+        assert not app.at.exception
+    app.page("step")
+    latex = "\n".join(app.latex())
+    assert evil not in latex and r"a\}\textbackslash{}text\{x\}\$" in latex
+    assert r"p\&q" in latex or r"r\#s" in latex
+    markdown = "\n".join(m.value for m in app.at.markdown)
+    assert "**bold**" not in markdown and r"\*\*bold\*\* \[link\]\(http\:" in markdown
+
+
+def test_kinds_can_be_overridden_and_a_bad_kind_is_refused(open_app):
+    app = open_app(dataset="iris", algo="cart")
+    key = "kind|iris|species|sepal_length"
+    app.set("selectbox", key, "ignore")
+    app.assert_clean()
+    assert app.at.metric[1].value == "3" and app.at.query_params["kinds"] == "sepal_length:ignore"
+    app = open_app(dataset="tennis", algo="cart")
+    app.set("selectbox", "kind|tennis|play|outlook", "numeric")
+    assert any("Column 'outlook' is set to numeric" in e for e in app.errors)
+    assert app.title == "Data: PlayTennis" and not app.at.exception
+
+
+def test_another_target_column(open_app):
+    app = open_app(dataset="tennis", algo="id3")
+    app.set("selectbox", "target", "wind")
+    app.assert_clean()
+    assert app.at.query_params["target"] == "wind"
+    app.page("step").click("next")
+    assert app.dots() and "wind" not in app.frames()[-1]["candidate"].str.cat()
+
+
+def test_the_tree_page_offers_every_download_and_node_details(open_app):
+    app = open_app(dataset="tennis", algo="id3", step="8").page("tree")
+    app.assert_clean()
+    labels = [b.proto.label for b in app.at.get("download_button")]
+    assert labels == ["DOT source", "SVG picture", "PNG picture", "Rules (text)", "Step 8 table (CSV)"]
+    assert app.at.code[0].value.splitlines()[0] == "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)"
+    app.set("selectbox", "tree_node", 2)
+    markdown = " ".join(unescape_all(app))
+    assert "Leaf (decided at step 5): All 4 rows here are of class Yes" in markdown
+    app.set("toggle", "complete", True)
+    assert app.dots()[0] == dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2)
+    with pytest.raises(KeyError):
+        app.at.button(key="next")  # the complete tree needs no step control
+
+
+def test_partitions_follow_the_step_one_cut_at_a_time(open_app):
+    app = open_app(dataset="iris", algo="cart", step="0").page("partitions")
+    app.assert_clean()
+    assert (app.at.selectbox(key="part_x").value, app.at.selectbox(key="part_y").value) == \
+        ("petal_length", "petal_width")
+    lines = lambda: [a["text"] for a in app.figures()[0]["layout"].get("annotations", [])]  # noqa: E731
+    assert lines() == []
+    app.click("next")
+    assert lines() == ["<b>1</b>"]
+    app.click("next").click("next")
+    assert lines() == ["<b>1</b>", "<b>3</b>"]  # step 2 made a leaf: no line
+
+
+def test_partitions_say_when_there_are_fewer_than_two_numeric_attributes(open_app):
+    app = open_app(dataset="tennis", algo="cart").page("partitions")
+    assert not app.at.exception
+    assert any("needs two numeric attributes" in i.value for i in app.at.info)
+    assert not app.figures()

@@ -1,0 +1,73 @@
+"""AppTest of the Pruning page: every method renders, stepping replays dtlearn's pruning trace,
+and the pruned tree can feed the Tree page."""
+
+from __future__ import annotations
+
+import pytest
+
+import dtlearn
+
+
+def _trace(data, algorithm, method, **options):
+    """dtlearn's own pruning run for the page's defaults (the expected values)."""
+    if method in ("reduced_error", "validation_prepruning"):
+        train, validation, _ = dtlearn.train_validation_test_split(data, validation=0.3, test=0, seed=0)
+        base = dtlearn.fit(train, algorithm)
+        return base, dtlearn.prune(base, method, validation=validation)
+    base = dtlearn.fit(data, algorithm)
+    return base, dtlearn.prune(base, method, **options)
+
+
+@pytest.mark.parametrize(("dataset", "algorithm", "method"), [
+    ("tennis", "id3", "reduced_error"),
+    ("iris", "cart", "validation_prepruning"),
+    ("iris", "c45", "pessimistic"),
+    ("iris", "cart", "cost_complexity"),
+    ("tips", "cart", "cost_complexity"),
+    ("watermelon_2alpha", "c45", "pessimistic"),
+])
+def test_every_method_renders_with_its_charts(open_app, dataset, algorithm, method):
+    app = open_app(dataset=dataset, algo=algorithm).page("pruning")
+    app.set("selectbox", "prune_method", method)
+    app.assert_clean()
+    assert app.title == "Pruning"
+    assert app.dots(), "the tree being pruned is drawn"
+    if method != "pessimistic":
+        assert app.figures(), "the overfitting curve or the alpha chart is drawn"
+
+
+def test_stepping_replays_the_trace_with_its_numbers(open_app):
+    app = open_app(dataset="watermelon_2alpha", algo="c45").page("pruning")
+    app.set("selectbox", "prune_method", "pessimistic")
+    base, pruned = _trace(dtlearn.load_dataset("watermelon_2alpha"), "c45", "pessimistic", confidence=0.25)
+    trace = pruned.steps[base.total_steps:]
+    assert trace and any(step.action == "prune" for step in trace)
+    before = app.dots()[0]
+    app.click("prune_next")
+    app.assert_clean()
+    first = trace[0]
+    assert any(first.reason[:40] in text for text in [i.value.replace("\\", "") for i in app.at.info])
+    details = app.frames()[0]
+    shown = dict(zip(details["quantity"], details["value"]))
+    assert shown["N"] == dtlearn.data.label(round(first.details["N"], 4))
+    assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
+    app.click("prune_last")
+    assert app.dots()[0] != before, "the last decision shows the pruned tree"
+    assert f"n{first.node_id} " in before
+
+
+def test_the_pruned_tree_feeds_the_tree_page(open_app):
+    app = open_app(dataset="iris", algo="cart").page("pruning")
+    app.set("selectbox", "prune_method", "cost_complexity")
+    app.set("radio", "prune_alpha_mode", "by hand")
+    app.set("number_input", "prune_alpha", 0.02)
+    app.set("toggle", "use_pruned", True)
+    app.assert_clean()
+    app.page("tree")
+    app.assert_clean()
+    base = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    pruned = dtlearn.prune(base, "cost_complexity", alpha=0.02)
+    assert any("pruned tree of the Pruning page" in i.value.replace("\\", "") for i in app.at.info)
+    app.set("toggle", "complete", True)
+    metrics = {m.label: m.value for m in app.at.metric}
+    assert metrics["Nodes"] == str(pruned.n_nodes) and pruned.n_nodes < base.n_nodes
