@@ -71,3 +71,25 @@ def test_the_pruned_tree_feeds_the_tree_page(open_app):
     app.set("toggle", "complete", True)
     metrics = {m.label: m.value for m in app.at.metric}
     assert metrics["Nodes"] == str(pruned.n_nodes) and pruned.n_nodes < base.n_nodes
+
+
+def test_issue_4_settings_travel_in_the_link_and_reach_dtlearn(open_app):
+    # Equal priors on credit risk (7 N, 3 Y): each class weighs half, so the root predicts by
+    # seed 002's rule N1(node)/N1(root) vs N0(node)/N0(root): 3/3 = 1 vs 7/7 = 1, a tie -> first class;
+    # the page must show dtlearn's prior-adjusted distribution (0.5, 0.5) at the root.
+    app = open_app(dataset="credit_risk", algo="cart", priors="equal", step="0").page("tree")
+    app.assert_clean()
+    shares = app.frames()[0]["share"].tolist()
+    assert shares == [0.5, 0.5]
+    app = open_app(dataset="credit_risk", algo="cart", missing="nonsense")
+    assert any("missing = 'nonsense'" in w for w in app.warnings)
+
+
+def test_surrogates_are_listed_in_the_node_details(open_app):
+    app = open_app(dataset="iris", algo="cart", step="1").page("tree")
+    app.assert_clean()
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    # rpart's iris root (tests/fixtures/rpart/surrogates_iris.json): petal_width 1.000, sepal_length 0.920 ...
+    frames = [f for f in app.frames() if "surrogate" in f.columns]
+    assert frames and frames[0]["agree"].tolist() == [round(s.agree, 3) for s in tree.root.surrogates]
+    assert frames[0]["agree"].tolist()[:2] == [1.0, 0.92]
