@@ -38,18 +38,23 @@ SETTINGS = {  # sidebar widget key (and query parameter) -> dtlearn setting
     "priors": "priors",
     "leaf_value": "leaf_value",
     "subset_size": "max_subset_size",
+    "task": "task",
 }
 CHOICES = {  # settings chosen from a list (the rest are numbers)
     "missing": {"fractional": "Fractional weights (C4.5)", "surrogate": "Surrogate splits (CART)",
                 "own_value": "“Missing” as a value of its own"},
     "priors": {"data": "From the data", "equal": "Equal (balanced classes)"},
     "leaf_value": {"mean": "Mean", "median": "Median"},
+    "task": {"auto": "From the target (numbers with > 10 values: regression)", "classification": "Classification",
+             "regression": "Regression"},
 }
 
 
 def preset_value(algorithm: str, key: str):
     value = getattr(dtlearn.PRESETS[algorithm], SETTINGS[key])
-    return "data" if key == "priors" and value is None else value
+    if value is None and key in ("priors", "task"):
+        return {"priors": "data", "task": "auto"}[key]  # the menus' names for "not set"
+    return value
 
 
 # the URL -> session state, once per session ---------------------------------------------
@@ -246,6 +251,9 @@ def settings_ui() -> tuple[str, tuple]:
                           "down by the best surrogate split; or treat 'missing' as one more category.")
         st.selectbox("Class priors", list(CHOICES["priors"]), key="priors", format_func=CHOICES["priors"].get,
                      help="Equal priors weigh every class as if it had as many rows as the others (CART, seed 002).")
+        st.selectbox("Task", list(CHOICES["task"]), key="task", format_func=CHOICES["task"].get,
+                     help="A numeric target with many values grows a regression tree (CART); choose here to "
+                          "treat its values as classes instead, or the other way round.")
         st.selectbox("Regression leaves predict", list(CHOICES["leaf_value"]), key="leaf_value",
                      format_func=CHOICES["leaf_value"].get, help="For a numeric target (CART regression).")
         st.number_input("Largest value set |V| (Zaki)", value=None, key="subset_size", step=1, min_value=1,
@@ -255,6 +263,8 @@ def settings_ui() -> tuple[str, tuple]:
     changed = {name: state[key] for key, name in SETTINGS.items() if state[key] != preset_value(algorithm, key)}
     if changed.get("priors") == "data":
         changed.pop("priors")
+    if changed.get("task") == "auto":
+        changed.pop("task")
     return algorithm, tuple(changed.items())
 
 

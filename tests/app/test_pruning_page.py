@@ -93,3 +93,14 @@ def test_surrogates_are_listed_in_the_node_details(open_app):
     frames = [f for f in app.frames() if "surrogate" in f.columns]
     assert frames and frames[0]["agree"].tolist() == [round(s.agree, 3) for s in tree.root.surrogates]
     assert frames[0]["agree"].tolist()[:2] == [1.0, 0.92]
+
+
+def test_the_task_can_be_overridden(open_app):
+    # tips' target `tip` has 123 distinct numbers: regression by default; as classes on request
+    app = open_app(dataset="tips", algo="cart", step="1").page("step")
+    app.assert_clean()
+    assert "mean squared error" in " ".join(m.value for m in app.at.markdown).lower()
+    app.set("selectbox", "task", "classification")
+    app.assert_clean()
+    assert dtlearn.fit(dtlearn.load_dataset("tips"), "cart", task="classification", max_depth=1).classes[0] == "1"
+    assert "Gini" in " ".join(m.value for m in app.at.markdown)
