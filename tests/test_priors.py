@@ -27,7 +27,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 import dtlearn
 import exact
-from dtlearn.conditions import SubsetTest, ThresholdTest
+from rpart_tree import corresponding
+from dtlearn.conditions import ThresholdTest
 
 RPART = Path(__file__).resolve().parent / "fixtures" / "rpart"
 TOL = 1e-9
@@ -43,39 +44,6 @@ def dataset(tag: str) -> dtlearn.Dataset:
         return dtlearn.load_dataset("credit_risk")
     iris = dtlearn.load_dataset("iris")
     return dtlearn.Dataset(iris.frame.iloc[list(IRIS_ROWS[tag])].reset_index(drop=True), "species")
-
-
-def zero_is_left(test, primary: dict) -> bool | None:
-    if primary["type"] == "numeric":
-        if isinstance(test, ThresholdTest) and test.attribute == primary["variable"] and \
-                math.isclose(test.threshold, primary["threshold"], rel_tol=0, abs_tol=TOL):
-            return primary["left"] == "<"
-        return None
-    if isinstance(test, SubsetTest) and test.attribute == primary["variable"]:
-        if set(test.left) == set(primary["levels_left"]):
-            return True
-        if set(test.left) == set(primary["levels_right"]):
-            return False
-    return None
-
-
-def corresponding(tree, fit):
-    internal = {rec["node"]: rec for rec in fit["nodes"]}
-    pairs = []
-
-    def visit(node, number):
-        if number not in internal or node.is_leaf:
-            pairs.append((node, number, None))
-            return
-        left_first = zero_is_left(node.test, internal[number]["primary"])
-        assert left_first is not None, f"node {number}: {internal[number]['primary']} vs {node.test}"
-        pairs.append((node, number, left_first))
-        first, second = node.children
-        visit(first if left_first else second, 2 * number)
-        visit(second if left_first else first, 2 * number + 1)
-
-    visit(tree.root, 1)
-    return pairs
 
 
 CASES = [(tag, prior, options) for tag in ("credit", "iris2", "iris2u")
