@@ -1,6 +1,6 @@
 """The induced tree: nodes, the recorded steps, and prediction.
 
-A tree is defined by its steps: `Tree.from_steps` replays them, so `at_step(k)` (the tree
+A tree is defined by its steps: `Tree.root` replays them (`_build`), so `at_step(k)` (the tree
 after k decisions) and the final tree come from the same code. Node ids are given when a
 node is created (the root is 0; a split numbers its children next), so a node keeps its
 id in every partial tree. Steps follow depth-first pre-order: a node is decided, then its

@@ -79,12 +79,12 @@ st.toggle("Show this pruned tree on the Tree and Partitions pages", key="use_pru
                "its growth.")
 
 metrics = st.columns(4)
-metrics[0].metric("Grown tree", f"{base.n_nodes} nodes · {base.n_leaves} leaves")
-metrics[1].metric("Pruned tree", f"{final.n_nodes} nodes · {final.n_leaves} leaves")
+metrics[0].metric("Grown tree: nodes / leaves", f"{base.n_nodes} / {base.n_leaves}")
+metrics[1].metric("Pruned tree: nodes / leaves", f"{final.n_nodes} / {final.n_leaves}")
 if result.validation is not None and not base.is_regression:
     before, after = dtlearn.accuracy(base, result.validation), dtlearn.accuracy(final, result.validation)
-    metrics[2].metric("Validation accuracy", f"{after:.3f}", f"{after - before:+.3f} from {before:.3f}")
-    metrics[3].metric("Rows", f"{len(result.train.frame)} train · {len(result.validation.frame)} validation")
+    metrics[2].metric("Validation accuracy", f"{before:.3f} → {after:.3f}")  # grown → pruned, both from dtlearn
+    metrics[3].metric("Rows: train / validation", f"{len(result.train.frame)} / {len(result.validation.frame)}")
 elif final.pruning.get("alpha") is not None:
     metrics[2].metric("α", f"{final.pruning['alpha']:.4f}")
 
