@@ -17,7 +17,7 @@ import streamlit as st
 
 import dtlearn
 from pages import common
-from pages.common import CRITERION_TITLES, KINDS, UPLOAD, Choices, md
+from pages.common import CRITERION_TITLES, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
 
 PAGES = {
     "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
@@ -205,20 +205,22 @@ def target_ui(source: str) -> str:
 
 
 def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
-    """Categorical / numeric / ignore for each attribute; returns the overrides of the inferred kinds."""
+    """Categorical / numeric / ignore for each attribute; returns the overrides of the inferred kinds.
+    The menus are sent only while their expander is open; the kinds live in session state."""
+    state = st.session_state
     inferred = common.inferred_kinds(source, target)
-    from_url = st.session_state.pop("url_kinds", {})
+    from_url = state.pop("url_kinds", {})
+    box = st.expander("Attribute kinds", key="kinds_open", on_change="rerun")
+    if box.open:
+        box.caption("Read from the file; change a kind to treat numbers as categories, or leave a column out.")
     overrides = []
-    with st.expander("Attribute kinds"):
-        st.caption("Read from the file; change a kind to treat numbers as categories, or leave a column out.")
-        for attribute, kind in inferred.items():
-            key = f"kind|{source}|{target}|{attribute}"
-            if from_url.get(attribute) in KINDS:
-                st.session_state[key] = from_url[attribute]
-            st.session_state.setdefault(key, kind)
-            chosen = st.selectbox(md(attribute), KINDS, key=key)
-            if chosen != kind:
-                overrides.append((attribute, chosen))
+    for attribute, kind in inferred.items():
+        key = f"kind|{source}|{target}|{attribute}"
+        # Written on every run: a menu not drawn in a run would otherwise lose its value.
+        state[key] = from_url[attribute] if from_url.get(attribute) in KINDS else state.get(key, kind)
+        chosen = box.selectbox(md(attribute), KINDS, key=key) if box.open else state[key]
+        if chosen != kind:
+            overrides.append((attribute, chosen))
     return tuple(overrides)
 
 
@@ -245,27 +247,33 @@ def settings_ui() -> tuple[str, tuple]:
                            "(Zaki & Meira's π). Empty: off.")
     right.number_input("Min gain", key="min_gain", step=0.01, format="%.3f",
                        help="Split only when the best gain exceeds this value (pre-pruning, seed 003).")
-    with st.expander("Missing values, priors, regression"):
-        st.selectbox("Missing values", list(CHOICES["missing"]), key="missing", format_func=CHOICES["missing"].get,
-                     help="C4.5 shares a row with a missing value among the branches by weight; CART sends it "
-                          "down by the best surrogate split; or treat 'missing' as one more category.")
-        st.selectbox("Class priors", list(CHOICES["priors"]), key="priors", format_func=CHOICES["priors"].get,
-                     help="Equal priors weigh every class as if it had as many rows as the others (CART, seed 002).")
-        st.selectbox("Task", list(CHOICES["task"]), key="task", format_func=CHOICES["task"].get,
-                     help="A numeric target with many values grows a regression tree (CART); choose here to "
-                          "treat its values as classes instead, or the other way round.")
-        st.selectbox("Regression leaves predict", list(CHOICES["leaf_value"]), key="leaf_value",
-                     format_func=CHOICES["leaf_value"].get, help="For a numeric target (CART regression).")
-        st.number_input("Largest value set |V| (Zaki)", value=None, key="subset_size", step=1, min_value=1,
-                        max_value=8, placeholder="CART's search",
-                        help="Categorical splits X ∈ V with at most this many values, as in Zaki & Meira. "
-                             "Empty: CART's exact subset search.")
+    box = st.expander("Missing values, priors, regression", key="more_settings_open", on_change="rerun")
+    if box.open:  # sent only while open; the values live in session state (see keep_values)
+        with box:
+            more_settings_ui()
     changed = {name: state[key] for key, name in SETTINGS.items() if state[key] != preset_value(algorithm, key)}
     if changed.get("priors") == "data":
         changed.pop("priors")
     if changed.get("task") == "auto":
         changed.pop("task")
     return algorithm, tuple(changed.items())
+
+
+def more_settings_ui() -> None:
+    st.selectbox("Missing values", list(CHOICES["missing"]), key="missing", format_func=CHOICES["missing"].get,
+                 help="C4.5 shares a row with a missing value among the branches by weight; CART sends it "
+                      "down by the best surrogate split; or treat 'missing' as one more category.")
+    st.selectbox("Class priors", list(CHOICES["priors"]), key="priors", format_func=CHOICES["priors"].get,
+                 help="Equal priors weigh every class as if it had as many rows as the others (CART, seed 002).")
+    st.selectbox("Task", list(CHOICES["task"]), key="task", format_func=CHOICES["task"].get,
+                 help="A numeric target with many values grows a regression tree (CART); choose here to "
+                      "treat its values as classes instead, or the other way round.")
+    st.selectbox("Regression leaves predict", list(CHOICES["leaf_value"]), key="leaf_value",
+                 format_func=CHOICES["leaf_value"].get, help="For a numeric target (CART regression).")
+    st.number_input("Largest value set |V| (Zaki)", value=None, key="subset_size", step=1, min_value=1,
+                    max_value=8, placeholder="CART's search",
+                    help="Categorical splits X ∈ V with at most this many values, as in Zaki & Meira. "
+                         "Empty: CART's exact subset search.")
 
 
 def sidebar_ui() -> Choices:
@@ -286,6 +294,16 @@ def default_choices() -> Choices:
     return Choices(DEFAULT_DATASET, common.raw_dataset(DEFAULT_DATASET).target, (), DEFAULT_ALGORITHM, ())
 
 
+def keep_values() -> None:
+    """Streamlit forgets a widget's value after a run that did not draw it. The settings and the
+    threshold chart's expander are drawn only some of the time (closed expanders, other pages),
+    so their values are written back at the start of every run, which keeps them."""
+    state = st.session_state
+    for key in (*SETTINGS, THRESHOLDS_OPEN):
+        if key in state:
+            state[key] = state[key]
+
+
 def main() -> None:
     with common.routing():
         route()
@@ -301,6 +319,7 @@ def route() -> None:
         wanted = st.query_params.get("page")
         if wanted in PAGES and page.url_path != PAGES[wanted].url_path and page.url_path == PAGES["data"].url_path:
             st.switch_page(PAGES[wanted], query_params=st.query_params.to_dict())
+    keep_values()
     for note in st.session_state.pop("url_ignored", []):
         st.warning(f"From the link: {md(note)}.")
     choices = sidebar_ui()

@@ -77,13 +77,16 @@ def step_times(name: str, algorithm: str) -> tuple[list[float], list[float], lis
     return passes[0], passes[1], script, total
 
 
-REFERENCE_APP = """
+REFERENCE_APP = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
 import streamlit as st
 import dtlearn
+from pages import drawing
 st.set_page_config(layout="wide")
 st.title("Reference: the same tree, nothing else")
 tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
-st.graphviz_chart(tree.at_step(1).to_dot(highlight=0), width="stretch")
+drawing.tree_chart(tree.at_step(1).to_dot(highlight=0))
 """
 
 

@@ -14,7 +14,6 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import graphviz
 import streamlit as st
 
 import dtlearn
@@ -24,6 +23,7 @@ from dtlearn.settings import CRITERION_NAMES
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
 MAX_UPLOAD_MB = 5
 KINDS = ("categorical", "numeric", "ignore")
+THRESHOLDS_OPEN = "thresholds_open"  # the Step page's chart expander: stays open across steps and pages
 ALGORITHM_TITLES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki"}
 ALGORITHM_NOTES = {
     "id3": "Quinlan (1986): information gain, one branch per value, each attribute once per path.",
@@ -242,17 +242,6 @@ def pruning_choice():
     return state.get("pruned_choice") if state.get("pruned_on") else None
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def render(dot: str, fmt: str) -> bytes | None:
-    """The tree drawn by Graphviz's `dot` program (None when it is not installed)."""
-    if fmt == "png":
-        dot = dot.replace("{", "{\n\tgraph [dpi=150]", 1)  # sharp on slides
-    try:
-        return graphviz.Source(dot).pipe(format=fmt)
-    except graphviz.ExecutableNotFound:
-        return None
-
-
 # page furniture ---------------------------------------------------------------------------
 
 def describe(v: View) -> str:
@@ -292,55 +281,6 @@ def node_text(tree, node) -> str:
         return f"{size} rows: {held} · **MSE** {node.impurity:.4f}"
     impurity = "Gini" if tree.settings.impurity == "gini" else "entropy"
     return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {node.impurity:.3f}"
-
-
-CHAR_PT, GAP_PT, BOX_PT, RANK_PT = 5.5, 21.6, 51.0, 38.0  # Helvetica 12 and the core's DOT spacing
-
-
-def _label_lines(line: str) -> list[str]:
-    """The text lines of a node's HTML-like label in a DOT line (tags dropped, entities read)."""
-    start = line.index("label=<") + len("label=<")
-    depth, end = 1, start
-    while depth and end < len(line):
-        depth += {"<": 1, ">": -1}.get(line[end], 0)
-        end += 1
-    label = re.sub(r"<BR/>", "\n", line[start:end - 1])
-    return html.unescape(re.sub(r"<[^>]+>", "", label)).split("\n")
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def estimated_size(dot: str) -> tuple[float, float]:
-    """Roughly the width and height (px) Graphviz lays a tree out at, read from its DOT source
-    (a subtree is as wide as its widest label or its children side by side); no `dot` needed."""
-    widths, children, parent_of = {}, {}, {}
-    for line in dot.splitlines():
-        edge = re.match(r"\s*n(\d+) -> n(\d+)", line)
-        node = re.match(r"\s*n(\d+) \[label=<", line)
-        if edge:
-            children.setdefault(edge[1], []).append(edge[2])
-            parent_of[edge[2]] = edge[1]
-        elif node:
-            widths[node[1]] = max(len(text) for text in _label_lines(line)) * CHAR_PT + 16
-    if not widths:
-        return 100.0, 70.0
-
-    def span(n: str) -> tuple[float, int]:  # (width, levels) of the subtree under n
-        kids = [span(c) for c in children.get(n, [])]
-        if not kids:
-            return widths[n], 1
-        return max(widths[n], sum(k[0] for k in kids) + GAP_PT * (len(kids) - 1)), 1 + max(k[1] for k in kids)
-
-    root = next(n for n in widths if n not in parent_of)
-    width, levels = span(root)
-    return (width + 8) * 4 / 3, (levels * BOX_PT + (levels - 1) * RANK_PT + 8) * 4 / 3
-
-
-def tree_chart(dot: str, column_px: int = 900, max_scale: float = 1.6) -> None:
-    """st.graphviz_chart, as large as a projector needs: the drawing fills the column's width
-    (the chart is stretched) but a small tree is not blown up beyond `max_scale`."""
-    width, height = estimated_size(dot)
-    scale = min(max_scale, column_px / width)
-    st.graphviz_chart(dot, width="stretch", height=max(int(height * scale), 80))
 
 
 def warn_id3_numbers(v: View) -> None:

@@ -7,7 +7,7 @@ import streamlit as st
 
 import dtlearn
 from dtlearn.partition import default_bounds
-from pages import charts, common
+from pages import charts, common, drawing
 from pages.common import md
 
 v = common.view()
@@ -67,4 +67,4 @@ st.caption("Each rectangle is a node of the tree, coloured by the class it predi
            "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
            "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else ""))
 with st.expander("The tree on these two attributes", expanded=True):
-    common.tree_chart(partial.to_dot(highlight=step.node_id if step else 0), column_px=900, max_scale=1.2)
+    drawing.tree_chart(partial.to_dot(highlight=step.node_id if step else 0), column_px=900, max_scale=1.2)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import dtlearn
-from pages import common, pruning_view
+from pages import common, drawing, pruning_view
 from pages.common import md
 from pages.pruning_view import ACTION_WORDS, METHODS, NOTES, VALIDATION_METHODS, PruneChoice
 
@@ -100,7 +100,7 @@ else:
                 f"({md(' and '.join(done.path)) if done.path else 'the root'}) {ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
 marked = upcoming.node_id if upcoming is not None else None
-common.tree_chart(shown.to_dot(highlight=marked), column_px=900)
+drawing.tree_chart(shown.to_dot(highlight=marked), column_px=900)
 st.caption("Red border: the node the next decision is about." if marked is not None else "The final pruned tree.")
 
 if done is not None:

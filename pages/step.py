@@ -4,13 +4,14 @@ Step 0 is the root alone, nothing decided; step k (1..N) shows the k-th decision
 recorded induction (tree.steps[k-1]) and the tree after it (tree.at_step(k)).
 """
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dtlearn import derivation
 from dtlearn.data import label
-from pages import charts, common
-from pages.common import md
+from pages import charts, common, drawing
+from pages.common import THRESHOLDS_OPEN, md
 
 MEASURES = {  # table column -> heading; shown when the table has the column
     "known": "known ρ",
@@ -77,11 +78,18 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
 
 
 def shorter(table: pd.DataFrame) -> pd.DataFrame:
-    """Each numeric attribute's best cut (and the chosen row); other rows all kept."""
-    keep = table["kind"] != "threshold"
-    for _, rows in table[~keep].groupby("attribute", sort=False):
-        keep[rows.sort_values(["eligible", "score"], ascending=False, kind="stable").index[0]] = True
-    return table[keep | table["chosen"]]
+    """Each numeric attribute's best cut (eligible first, then the highest score, then the first
+    in the table), and the chosen row; other rows all kept. Plain arrays: pandas' grouping
+    and sorting cost more than the whole step on a small table."""
+    cut = table["kind"].to_numpy(dtype=object) == "threshold"
+    keep = ~cut | table["chosen"].to_numpy(dtype=bool)
+    ranks = zip(table["eligible"].to_numpy(dtype=bool), np.nan_to_num(table["score"].to_numpy(dtype=float), nan=-np.inf))
+    best: dict[str, tuple] = {}
+    for i, attribute, rank in zip(range(len(table)), table["attribute"].to_numpy(dtype=object), ranks):
+        if cut[i] and (attribute not in best or rank > best[attribute][0]):
+            best[attribute] = (rank, i)
+    keep[[i for _, i in best.values()]] = True
+    return table[keep]
 
 
 def candidates_ui(step, tree) -> pd.DataFrame:
@@ -157,15 +165,25 @@ def show_section(section) -> None:
 
 
 def thresholds_ui(step, tree) -> str | None:
-    """Zaki & Meira's chart of every cut of a numeric attribute; returns the attribute shown."""
-    table = step.table
-    cuts = table[table["kind"] == "threshold"]
+    """Zaki & Meira's chart of every cut of a numeric attribute, in an expander that stays open
+    while the student steps (and is only drawn while open: Plotly is the page's heaviest part).
+    Returns the attribute shown, if any."""
+    cuts = step.table[step.table["kind"] == "threshold"]
     if cuts.empty:
         return None
-    attributes = list(dict.fromkeys(cuts["attribute"]))
-    chosen = step.chosen_row
-    chosen_attribute = table.iloc[chosen]["attribute"] if chosen is not None else None
     st.subheader("Every threshold of a numeric attribute")
+    box = st.expander("The chart: the score of every cut, and the rows of each class on either side",
+                      key=THRESHOLDS_OPEN, on_change="rerun")
+    if not box.open:
+        return None
+    with box:
+        return threshold_chart(step, tree, cuts)
+
+
+def threshold_chart(step, tree, cuts: pd.DataFrame) -> str:
+    table, chosen = step.table, step.chosen_row
+    attributes = list(dict.fromkeys(cuts["attribute"]))
+    chosen_attribute = table.iloc[chosen]["attribute"] if chosen is not None else None
     key = f"threshold_attribute_{step.number}"
     if st.session_state.get(key) not in attributes:
         st.session_state[key] = chosen_attribute if chosen_attribute in attributes else attributes[0]
@@ -203,14 +221,18 @@ def show_decision(tree, step) -> None:
         st.warning(f"**{md(step.action.capitalize())}.** {md(step.reason)}")
 
 
-def show_rows(v, partial, node) -> None:
+def show_rows(v, partial, node, k: int) -> None:
+    """The node's rows in an expander, open at first for a small node below the root; the table
+    is sent only while it is open."""
     positions, weights = derivation.rows_at(partial, v.data.frame, node.id)
-    rows = v.data.frame.iloc[positions].copy()
-    rows.index = positions + 1
-    if (weights != 1).any():
-        rows.insert(0, "weight", weights.round(3))
-    with st.expander(f"The {len(rows)} rows at this node", expanded=bool(node.path) and 0 < len(rows) <= 12):
-        st.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420))
+    box = st.expander(f"The {len(positions)} rows at this node", expanded=bool(node.path) and 0 < len(positions) <= 12,
+                      key=f"rows_open_{k}", on_change="rerun")
+    if box.open:
+        rows = v.data.frame.iloc[positions].copy()
+        rows.index = positions + 1
+        if (weights != 1).any():
+            rows.insert(0, "weight", weights.round(3))
+        box.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420))
 
 
 def summary(tree, step) -> str:
@@ -238,9 +260,9 @@ where, size = st.columns(2)
 where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
 size.markdown(f"**Rows:** {common.node_text(tree, node)}")
 show_decision(tree, step)
-common.tree_chart(partial.to_dot(highlight=node.id), column_px=900)
+drawing.tree_chart(partial.to_dot(highlight=node.id), column_px=900)
 st.caption("Red border: the node being decided. Dashed: not decided yet.")
-show_rows(v, partial, node)
+show_rows(v, partial, node, k)
 
 if step is not None and step.action == "split":
     shown_rows = candidates_ui(step, tree)
@@ -249,3 +271,7 @@ if step is not None and step.action == "split":
 elif step is not None and step.action == "leaf" and len(step.table):
     with st.expander("What the candidate splits would have scored here"):
         formulas_ui(step, tree, candidates_ui(step, tree))
+
+if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
+    following = tree.steps[k]
+    drawing.prefetch(tree.at_step(k + 1).to_dot(highlight=following.node_id), lambda: following.table)

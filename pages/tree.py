@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from pages import common
+from pages import common, drawing
 from pages.common import md
 
 v = common.view(pruned=True)
@@ -33,7 +33,7 @@ if st.session_state.get("tree_node") not in nodes:
     st.session_state["tree_node"] = current if current in nodes else 0
 picked = st.session_state["tree_node"]
 
-common.tree_chart(shown.to_dot(highlight=picked), column_px=900)
+drawing.tree_chart(shown.to_dot(highlight=picked), column_px=900)
 st.caption("Red border: the node whose details are below. Dashed: not decided yet.")
 
 st.subheader("Node details")
@@ -79,7 +79,7 @@ columns = st.columns(5)
 stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
 columns[0].download_button("DOT source", dot, f"{stem}.dot", "text/vnd.graphviz", key="download_dot",
                            on_click="ignore", width="stretch")
-svg, png = common.render(dot, "svg"), common.render(dot, "png")
+svg, png = drawing.render(dot, "svg"), drawing.render(dot, "png")
 if svg is not None:
     columns[1].download_button("SVG picture", svg, f"{stem}.svg", "image/svg+xml", key="download_svg",
                                on_click="ignore", width="stretch")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")  # absolute: AppTest resolves against the test file
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")  # absolute: AppTest resolves against the test file
+sys.path.insert(0, str(ROOT))  # `pages` importable as in `streamlit run app.py` (tests/drawn_trees.py)
 PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.py",
          "partitions": "pages/partitions.py", "pruning": "pages/pruning.py"}
 
@@ -35,6 +38,12 @@ class App:
         self.at.button(key=key).click().run()
         return self
 
+    def open(self, key: str) -> "App":
+        """Open an expander whose content is sent only while it is open (as a click on it does)."""
+        self.at.session_state[key] = True
+        self.at.run()
+        return self
+
     def set(self, kind: str, key: str, value) -> "App":
         getattr(self.at, kind)(key=key).set_value(value).run()
         return self
@@ -55,8 +64,11 @@ class App:
     def headers(self) -> list[str]:
         return [unescape(h.value) for h in self.at.header]
 
-    def dots(self) -> list[str]:
-        return [chart.proto.spec for chart in self.at.get("graphviz_chart")]
+    def trees(self) -> list[str]:
+        """The trees drawn on the page, top to bottom, as `drawn` gives them."""
+        svgs = [re.sub(r'^<div class="dtlearn-tree"><svg [^>]*?aria-label="decision tree" ', "", m.value)
+                for m in self.at.markdown if m.value.startswith('<div class="dtlearn-tree">')]
+        return [s.removesuffix("</div>") for s in svgs] + [c.proto.spec for c in self.at.get("graphviz_chart")]
 
     def figures(self) -> list[dict]:
         return [json.loads(chart.proto.spec) for chart in self.at.get("plotly_chart")]

@@ -12,6 +12,8 @@ import pytest
 
 import dtlearn
 
+from drawn_trees import drawn, tree_lines
+
 NAMES = dtlearn.dataset_names()
 PRESETS = dtlearn.ALGORITHMS
 PAGE_NAMES = ("data", "step", "tree", "partitions")
@@ -48,7 +50,7 @@ def test_every_page_and_preset_renders_for_every_dataset(open_app, name):
             continue
         assert not app.at.error, (name, algorithm, page, app.errors)
         if page in ("step", "tree"):
-            assert app.dots(), (name, algorithm, page)
+            assert app.trees(), (name, algorithm, page)
         if page == "step":
             assert app.headers[0].startswith("Step 1 of "), app.headers
         if page == "data":
@@ -59,11 +61,11 @@ def test_step_zero_is_the_root_alone_and_next_decides_it(open_app):
     app = open_app(dataset="tennis", algo="id3").page("step")
     app.assert_clean()
     assert app.headers[0] == "Step 0 of 8: nothing decided yet"
-    assert app.dots()[0].count("not decided yet") == 1 and not app.latex()
+    assert tree_lines(app.trees()[0]).count("not decided yet") == 1 and not app.latex()
     app.click("next")
     assert app.headers[0] == "Step 1 of 8: split the root on outlook"
-    dot = app.dots()[0]
-    assert "<B>outlook</B>" in dot and dot.count("not decided yet") == 3
+    lines = tree_lines(app.trees()[0])
+    assert lines[0] == "outlook" and lines.count("not decided yet") == 3
     table = app.frames()[-1]
     chosen = table[table["candidate"].str.startswith("✓")]
     assert chosen["candidate"].tolist() == ["✓ outlook (by value)"]
@@ -73,19 +75,19 @@ def test_step_zero_is_the_root_alone_and_next_decides_it(open_app):
 
 def test_stepping_changes_the_table_and_the_tree(open_app):
     app = open_app(dataset="tennis", algo="id3", step="1").page("step")
-    first_table, first_dot = app.frames()[-1], app.dots()[0]
+    first_table, first_tree = app.frames()[-1], app.trees()[0]
     app.click("next")
     assert app.headers[0] == "Step 2 of 8: split node 1 on humidity"
-    second_table, second_dot = app.frames()[-1], app.dots()[0]
+    second_table, second_tree = app.frames()[-1], app.trees()[0]
     assert not first_table.equals(second_table)
     outlook = second_table[second_table["candidate"] == "outlook (by value)"]
     assert outlook["why not chosen"].str.contains("already tested on this path").all()  # ID3: once per path
-    assert second_dot != first_dot and "<B>humidity</B>" in second_dot
+    assert second_tree != first_tree and "humidity" in tree_lines(second_tree)
     assert app.at.query_params["step"] == "2"
     app.click("prev")
-    assert app.frames()[-1].equals(first_table) and app.dots()[0] == first_dot
+    assert app.frames()[-1].equals(first_table) and app.trees()[0] == first_tree
     app.click("last")
-    assert app.headers[0].startswith("Step 8 of 8") and "not decided yet" not in app.dots()[0]
+    assert app.headers[0].startswith("Step 8 of 8") and "not decided yet" not in tree_lines(app.trees()[0])
     assert app.at.button(key="next").disabled
     app.click("first")
     assert app.headers[0].startswith("Step 0 of 8")
@@ -99,7 +101,7 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
     tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart", max_depth=3)
     step = tree.steps[2]
     assert app.headers[0].startswith(f"Step 3 of {tree.total_steps}")
-    assert app.dots()[0] == tree.at_step(3).to_dot(highlight=step.node_id)
+    assert app.trees()[0] == drawn(tree.at_step(3).to_dot(highlight=step.node_id))
     assert app.at.number_input(key="max_depth").value == 3
     params = app.at.query_params
     assert (params["dataset"], params["algo"], params["max_depth"], params["page"], params["step"]) == \
@@ -109,7 +111,7 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
 def test_the_step_follows_to_the_tree_page_and_back(open_app):
     app = open_app(dataset="tennis", algo="id3", step="4").page("tree")
     tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
-    assert app.dots()[0] == tree.at_step(4).to_dot(highlight=tree.steps[3].node_id)
+    assert app.trees()[0] == drawn(tree.at_step(4).to_dot(highlight=tree.steps[3].node_id))
     app.click("next").page("step")
     assert app.headers[0].startswith("Step 5 of 8")
 
@@ -125,15 +127,16 @@ def test_bad_values_in_a_link_are_said_and_the_defaults_used(open_app):
     app = open_app(dataset="iris", kinds="sepal_length:ignore,petal_width:categorical")
     app.assert_clean()
     assert app.at.metric[1].value == "3"
-    assert app.at.selectbox(key="kind|iris|species|petal_width").value == "categorical"
+    assert app.at.session_state["kind|iris|species|petal_width"] == "categorical"
+    assert app.open("kinds_open").at.selectbox(key="kind|iris|species|petal_width").value == "categorical"
 
 
 def test_settings_are_validated_by_dtlearn_and_the_previous_tree_stays(open_app):
     app = open_app(dataset="tennis", algo="cart", step="2").page("step")
-    before = app.dots()[0]
+    before = app.trees()[0]
     app.set("number_input", "min_gain", -0.5)
     assert any("min_gain must be a number >= 0, not -0.5" in e for e in app.errors)
-    assert app.dots()[0] == before and not app.at.exception
+    assert app.trees()[0] == before and not app.at.exception
     app.set("number_input", "min_gain", 0.0)
     app.assert_clean()
     app.set("number_input", "purity", 1.5)
@@ -184,7 +187,7 @@ def test_a_bad_upload_shows_the_error_and_keeps_the_previous_dataset(open_app):
     app.assert_clean()
     assert app.title == "Data: exam.csv" and app.at.query_params["dataset"] == "upload"
     app.page("step").click("next")
-    assert app.headers[0].startswith("Step 1 of") and app.dots()
+    assert app.headers[0].startswith("Step 1 of") and app.trees()
     app.at.file_uploader(key="upload_file").upload("worse.csv", b"\x00\x01\x02", "text/csv").run()
     assert any("worse.csv" in e and "binary" in e for e in app.errors)
     assert app.headers[0].startswith("Step 1 of")  # exam.csv, still at its step
@@ -221,11 +224,16 @@ def test_names_from_a_file_stay_text_everywhere(open_app):
 def test_kinds_can_be_overridden_and_a_bad_kind_is_refused(open_app):
     app = open_app(dataset="iris", algo="cart")
     key = "kind|iris|species|sepal_length"
-    app.set("selectbox", key, "ignore")
+    assert key not in [s.key for s in app.at.selectbox]  # the menus are sent only while open
+    app.open("kinds_open").set("selectbox", key, "ignore")
     app.assert_clean()
     assert app.at.metric[1].value == "3" and app.at.query_params["kinds"] == "sepal_length:ignore"
+    app.at.session_state["kinds_open"] = False  # closed, and on other pages, the choice stays
+    app.at.run()
+    app.page("step").page("data")
+    assert app.at.metric[1].value == "3" and app.at.query_params["kinds"] == "sepal_length:ignore"
     app = open_app(dataset="tennis", algo="cart")
-    app.set("selectbox", "kind|tennis|play|outlook", "numeric")
+    app.open("kinds_open").set("selectbox", "kind|tennis|play|outlook", "numeric")
     assert any("Column 'outlook' is set to numeric" in e for e in app.errors)
     assert app.title == "Data: PlayTennis" and not app.at.exception
 
@@ -236,7 +244,7 @@ def test_another_target_column(open_app):
     app.assert_clean()
     assert app.at.query_params["target"] == "wind"
     app.page("step").click("next")
-    assert app.dots() and "wind" not in app.frames()[-1]["candidate"].str.cat()
+    assert app.trees() and "wind" not in app.frames()[-1]["candidate"].str.cat()
 
 
 def test_the_tree_page_offers_every_download_and_node_details(open_app):
@@ -249,7 +257,7 @@ def test_the_tree_page_offers_every_download_and_node_details(open_app):
     markdown = " ".join(unescape_all(app))
     assert "Leaf (decided at step 5): All 4 rows here are of class Yes" in markdown
     app.set("toggle", "complete", True)
-    assert app.dots()[0] == dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2)
+    assert app.trees()[0] == drawn(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2))
     with pytest.raises(KeyError):
         app.at.button(key="next")  # the complete tree needs no step control
 
@@ -272,3 +280,57 @@ def test_partitions_say_when_there_are_fewer_than_two_numeric_attributes(open_ap
     assert not app.at.exception
     assert any("needs two numeric attributes" in i.value for i in app.at.info)
     assert not app.figures()
+
+
+def test_a_long_table_shows_each_attributes_best_cut_until_every_cut_is_asked_for(open_app):
+    app = open_app(dataset="iris", algo="c45", step="1").page("step")
+    app.assert_clean()
+    table = dtlearn.fit(dtlearn.load_dataset("iris"), "c45").steps[0].table
+    assert len(table) > 30  # long enough to be shortened
+    expected = []
+    for attribute in dict.fromkeys(table["attribute"]):  # eligible first, then score, then table order
+        rows = [(not r["eligible"], -r["score"], i, r["test"]) for i, r in table.iterrows() if r["attribute"] == attribute]
+        expected.append(min(rows)[3].replace("<=", "≤"))
+    shown = app.frames()[-1]["candidate"].str.removeprefix("✓ ").tolist()
+    assert shown == expected
+    assert app.frames()[-1]["candidate"].str.startswith("✓").sum() == 1
+    app.set("toggle", "every_threshold", True)
+    assert len(app.frames()[-1]) == len(table)
+
+
+def test_settings_in_a_closed_expander_keep_their_values(open_app):
+    app = open_app(dataset="watermelon_2alpha", algo="c45")
+    assert "missing" not in [s.key for s in app.at.selectbox]
+    app.open("more_settings_open").set("selectbox", "missing", "own_value")
+    assert app.at.query_params["missing"] == "own_value"
+    app.at.session_state["more_settings_open"] = False
+    app.at.run()
+    app.page("step").page("tree")
+    assert app.at.query_params["missing"] == "own_value" and app.at.session_state["missing"] == "own_value"
+    tree = dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45", missing_values="own_value")
+    default = dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45")
+    assert tree.total_steps != default.total_steps  # so the step count tells which tree is shown
+    assert app.at.metric[0].value.endswith(f"of {tree.total_steps}")
+
+
+def test_the_threshold_chart_opens_on_request_and_stays_open_while_stepping(open_app):
+    app = open_app(dataset="iris", algo="cart", step="1").page("step")
+    assert not app.figures()  # closed at first: Plotly is the heaviest part of a page
+    app.open("thresholds_open")
+    app.assert_clean()
+    figure = app.figures()[0]
+    scores, counts = figure["data"][0], {t["name"]: t for t in figure["data"][1:]}
+    iris = dtlearn.load_dataset("iris").frame
+    # The root's chosen cut: petal_length <= 2.45 (or petal_width <= 0.8: the same rows); by hand
+    # from the CSV, every cut between two neighbouring values and its Gini gain, 1/3 at the best.
+    attribute = "petal_length" if "petal_length" in figure["layout"]["xaxis2"]["title"]["text"] else "petal_width"
+    values = sorted(set(iris[attribute]))
+    assert scores["x"] == pytest.approx([(a + b) / 2 for a, b in zip(values, values[1:])])
+    assert max(scores["y"]) == pytest.approx(2 / 3 - 1 / 3)  # Gini(D) = 2/3; after: 100/150 * 1/2
+    best = scores["x"][scores["y"].index(max(scores["y"]))]
+    left = iris[iris[attribute] <= best]["species"].value_counts()
+    assert left.to_dict() == {"setosa": 50}
+    assert counts["setosa ≤ v"]["y"][scores["x"].index(best)] == 50
+    assert counts["versicolor > v"]["y"][scores["x"].index(best)] == 50
+    app.click("next").click("next").page("tree").page("step")  # step 3 splits again; another page between
+    assert app.figures()

@@ -7,6 +7,8 @@ import pytest
 
 import dtlearn
 
+from drawn_trees import drawn, node_count
+
 
 def _trace(data, algorithm, method, **options):
     """dtlearn's own pruning run for the page's defaults (the expected values)."""
@@ -31,7 +33,7 @@ def test_every_method_renders_with_its_charts(open_app, dataset, algorithm, meth
     app.set("selectbox", "prune_method", method)
     app.assert_clean()
     assert app.title == "Pruning"
-    assert app.dots(), "the tree being pruned is drawn"
+    assert app.trees(), "the tree being pruned is drawn"
     if method != "pessimistic":
         assert app.figures(), "the overfitting curve or the alpha chart is drawn"
 
@@ -42,7 +44,8 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     base, pruned = _trace(dtlearn.load_dataset("watermelon_2alpha"), "c45", "pessimistic", confidence=0.25)
     trace = pruned.steps[base.total_steps:]
     assert trace and any(step.action == "prune" for step in trace)
-    before = app.dots()[0]
+    before = app.trees()[0]
+    assert before == drawn(pruned.at_step(base.total_steps).to_dot(highlight=trace[0].node_id))
     app.click("prune_next")
     app.assert_clean()
     first = trace[0]
@@ -52,8 +55,9 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     assert shown["N"] == dtlearn.data.label(round(first.details["N"], 4))
     assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
     app.click("prune_last")
-    assert app.dots()[0] != before, "the last decision shows the pruned tree"
-    assert f"n{first.node_id} " in before
+    after = app.trees()[0]
+    assert after == drawn(pruned.at_step(pruned.total_steps).to_dot()), "the last decision shows the pruned tree"
+    assert node_count(after) < node_count(before)
 
 
 def test_the_pruned_tree_feeds_the_tree_page(open_app):
@@ -100,7 +104,7 @@ def test_the_task_can_be_overridden(open_app):
     app = open_app(dataset="tips", algo="cart", step="1").page("step")
     app.assert_clean()
     assert "mean squared error" in " ".join(m.value for m in app.at.markdown).lower()
-    app.set("selectbox", "task", "classification")
+    app.open("more_settings_open").set("selectbox", "task", "classification")
     app.assert_clean()
     assert dtlearn.fit(dtlearn.load_dataset("tips"), "cart", task="classification", max_depth=1).classes[0] == "1"
     assert "Gini" in " ".join(m.value for m in app.at.markdown)

@@ -100,10 +100,15 @@ def fresh_app_url(chromium_present):
     stop_server(process)
 
 
-GRAPH = '[data-testid="stGraphVizChart"] svg'
+GRAPH = ".dtlearn-tree svg"  # the tree, inline SVG laid out on the server (pages/drawing.py)
 PLOT = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
 LATEX = ".katex"
 EXCEPTION = '[data-testid="stException"]'
+
+
+def open_threshold_chart(page) -> None:
+    """The Step page's threshold chart is drawn once its expander is opened (pages/step.py)."""
+    page.get_by_text("The chart: the score of every cut", exact=False).first.click()
 
 
 def settle(page, *selectors: str, timeout: float = 30_000) -> None:
@@ -119,4 +124,4 @@ def settle(page, *selectors: str, timeout: float = 30_000) -> None:
 def ui():
     """What the browser tests share: the selectors and `settle`."""
     return type("UI", (), {"GRAPH": GRAPH, "PLOT": PLOT, "LATEX": LATEX, "EXCEPTION": EXCEPTION,
-                           "settle": staticmethod(settle)})
+                           "settle": staticmethod(settle), "open_threshold_chart": staticmethod(open_threshold_chart)})

@@ -72,6 +72,9 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1800})
             for name, path, selectors, headings in shots:
                 page.goto(url + path)
+                if path.startswith("/step") and PLOT in selectors:
+                    settle(page, GRAPH)
+                    conftest.open_threshold_chart(page)
                 settle(page, *selectors)
                 page.screenshot(path=str(args.out / f"{name}.png"))
                 print(args.out / f"{name}.png")
@@ -95,6 +98,8 @@ def main() -> None:
                 page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step through").click()
                 settle(page, GRAPH)
                 page.get_by_role("button", name="Next step").click()
+                settle(page, GRAPH, LATEX)
+                conftest.open_threshold_chart(page)
                 settle(page, GRAPH, LATEX, PLOT)
                 page.screenshot(path=str(args.out / "step-upload.png"))
                 print(args.out / "step-upload.png")

@@ -54,6 +54,8 @@ def test_every_page_draws_its_charts_without_an_error_box(page, app_url, ui):
     nav(page, "Partitions")
     page.get_by_text("needs two numeric attributes").wait_for()
     page.goto(app_url + "/step?dataset=iris&algo=c45&step=3")
+    check_drawn(page, ui, "GRAPH", "LATEX")
+    ui.open_threshold_chart(page)
     check_drawn(page, ui, "GRAPH", "LATEX", "PLOT")
     nav(page, "Partitions")
     check_drawn(page, ui, "PLOT", "GRAPH")
@@ -65,6 +67,8 @@ def test_every_page_draws_its_charts_without_an_error_box(page, app_url, ui):
 
 def test_a_regression_tree_draws_too(page, app_url, ui):
     page.goto(app_url + "/step?dataset=tips&algo=cart&step=1")
+    check_drawn(page, ui, "GRAPH", "LATEX")
+    ui.open_threshold_chart(page)
     check_drawn(page, ui, "GRAPH", "LATEX", "PLOT")
 
 

@@ -1,0 +1,150 @@
+"""The tree on a page: laid out by Graphviz's `dot` on the server, sent as inline SVG.
+
+Why on the server: st.graphviz_chart makes the browser download and compile a WebAssembly
+Graphviz before it draws anything, which kept a shared link about a second longer from
+showing its tree. Inline SVG rides in a markdown element, whose code every page loads
+anyway. Without the `dot` program the browser draws the tree itself, as before.
+
+Safety: dtlearn.export HTML-escapes every name in the DOT source, and `dot` writes label
+text as XML-escaped SVG text, so nothing from a file becomes markup (tests/app/test_drawing.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import graphviz
+import streamlit as st
+
+PX_PER_PT = 4 / 3
+_HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
+_NOISE = re.compile(r"<!--.*?-->|<title>.*?</title>", re.S)  # comments repeat names; titles are tooltips "n3"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A tree laid out by `dot`, and its natural size in px. `rest` is the SVG after its tag's
+    width and height, on one line (so that markdown keeps it one HTML block)."""
+
+    rest: str
+    width: float
+    height: float
+
+    def html(self, max_scale: float) -> str:
+        """The SVG filling its column, up to `max_scale` times its natural width, centred."""
+        style = f"max-width:{self.width * max_scale:.0f}px;height:auto;display:block;margin:0 auto"
+        return f'<div class="dtlearn-tree"><svg width="100%" style="{style}" role="img" aria-label="decision tree" {self.rest}</div>'
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def render(dot: str, fmt: str) -> bytes | None:
+    """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed)."""
+    if fmt == "png":
+        dot = dot.replace("{", "{\n\tgraph [dpi=150]", 1)  # sharp on slides
+    try:
+        return graphviz.Source(dot).pipe(format=fmt)
+    except graphviz.ExecutableNotFound:
+        return None
+
+
+@functools.lru_cache(maxsize=1024)
+def tree_svg(dot: str) -> Drawing | None:
+    """The tree as inline SVG (None when `dot` is not installed). A plain cache, not Streamlit's:
+    `prefetch` fills it from a background thread."""
+    try:
+        svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        return None
+    svg = _NOISE.sub("", svg[svg.index("<svg"):])
+    head = _HEAD.match(svg)
+    width, height = float(head[1]) * PX_PER_PT, float(head[2]) * PX_PER_PT
+    return Drawing(" ".join(svg[head.end():].split()), width, height)
+
+
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch")
+_PENDING: dict[str, Future] = {}  # DOT source -> its layout under way in the background
+
+
+def prefetch(dot: str, *more: Callable[[], object]) -> Future:
+    """Lay out, in the background, a tree the student is likely to ask for next (the next step),
+    and run `more` (e.g. the next candidate table), so that clicking Next finds them ready.
+    dtlearn's trees are immutable, so they are safe to share. One worker: jobs run in order."""
+    def job() -> None:
+        try:
+            tree_svg(dot)
+            for work in more:
+                work()
+        finally:
+            _PENDING.pop(dot, None)
+
+    future = _BACKGROUND.submit(job)
+    _PENDING[dot] = future
+    return future
+
+
+def drawing_of(dot: str) -> Drawing | None:
+    """The layout of `dot`: waits for it when the background is already at it (no second `dot` run)."""
+    pending = _PENDING.get(dot)
+    if pending is not None:
+        pending.result()
+    return tree_svg(dot)
+
+
+def tree_chart(dot: str, column_px: int = 900, max_scale: float = 1.6) -> None:
+    """The tree, as large as a projector needs: it fills the column's width, but a small tree
+    is not blown up beyond `max_scale` times its natural size."""
+    drawing = drawing_of(dot)
+    if drawing is not None:
+        st.markdown(drawing.html(max_scale), unsafe_allow_html=True)
+        return
+    width, height = estimated_size(dot)
+    scale = min(max_scale, column_px / width)
+    st.graphviz_chart(dot, width="stretch", height=max(int(height * scale), 80))
+
+
+# Without `dot`: st.graphviz_chart needs a height, estimated from the DOT source ---------------
+
+CHAR_PT, GAP_PT, BOX_PT, RANK_PT = 5.5, 21.6, 51.0, 38.0  # Helvetica 12 and the core's DOT spacing
+
+
+def _label_lines(line: str) -> list[str]:
+    """The text lines of a node's HTML-like label in a DOT line (tags dropped, entities read)."""
+    start = line.index("label=<") + len("label=<")
+    depth, end = 1, start
+    while depth and end < len(line):
+        depth += {"<": 1, ">": -1}.get(line[end], 0)
+        end += 1
+    label = re.sub(r"<BR/>", "\n", line[start:end - 1])
+    return html.unescape(re.sub(r"<[^>]+>", "", label)).split("\n")
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def estimated_size(dot: str) -> tuple[float, float]:
+    """Roughly the width and height (px) Graphviz lays a tree out at, read from its DOT source
+    (a subtree is as wide as its widest label or its children side by side)."""
+    widths, children, parent_of = {}, {}, {}
+    for line in dot.splitlines():
+        edge = re.match(r"\s*n(\d+) -> n(\d+)", line)
+        node = re.match(r"\s*n(\d+) \[label=<", line)
+        if edge:
+            children.setdefault(edge[1], []).append(edge[2])
+            parent_of[edge[2]] = edge[1]
+        elif node:
+            widths[node[1]] = max(len(text) for text in _label_lines(line)) * CHAR_PT + 16
+    if not widths:
+        return 100.0, 70.0
+
+    def span(n: str) -> tuple[float, int]:  # (width, levels) of the subtree under n
+        kids = [span(c) for c in children.get(n, [])]
+        if not kids:
+            return widths[n], 1
+        return max(widths[n], sum(k[0] for k in kids) + GAP_PT * (len(kids) - 1)), 1 + max(k[1] for k in kids)
+
+    root = next(n for n in widths if n not in parent_of)
+    width, levels = span(root)
+    return (width + 8) * 4 / 3, (levels * BOX_PT + (levels - 1) * RANK_PT + 8) * 4 / 3

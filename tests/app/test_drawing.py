@@ -1,0 +1,78 @@
+"""The tree as inline SVG (pages/drawing.py): only drawing markup, names as text, and the
+browser's own Graphviz where the `dot` program is missing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import xml.etree.ElementTree as ET
+
+import graphviz
+import pandas as pd
+import pytest
+
+import dtlearn
+from pages import drawing
+
+SVG = "{http://www.w3.org/2000/svg}"
+DRAWING_TAGS = {"svg", "g", "polygon", "path", "polyline", "ellipse", "text"}
+EVIL = ['<script>alert(1)</script>', '<img src=x onerror="alert(2)">', "a}\\text{x}$ & :red[r] **b**"]
+
+
+
+@pytest.fixture
+def dot_program():
+    """Graphviz's `dot`: skipped without it, except under CI (.ci/run installs it)."""
+    if shutil.which("dot") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but Graphviz's `dot` is missing: apt-get install -y graphviz (see .ci/run).")
+        pytest.skip("the `dot` program is missing (Debian: apt-get install graphviz)")
+
+
+def evil_tree() -> dtlearn.Tree:
+    frame = pd.DataFrame({EVIL[0]: [EVIL[1], EVIL[1], EVIL[2], EVIL[2]], "y": [EVIL[2], EVIL[2], "no", "no"]})
+    return dtlearn.fit(dtlearn.Dataset(frame, "y", {EVIL[0]: "categorical"}), "id3")
+
+
+def test_names_from_a_file_are_svg_text_and_nothing_else(dot_program):
+    markup = drawing.tree_svg(evil_tree().to_dot(highlight=0)).html(max_scale=1.6)
+    root = ET.fromstring(markup)  # well-formed: the page gets one element, not loose tags
+    assert root.tag == "div" and root.attrib == {"class": "dtlearn-tree"}
+    elements = list(root.iter())[1:]
+    assert {e.tag.removeprefix(SVG) for e in elements} <= DRAWING_TAGS
+    attributes = {name.lower() for e in elements for name in e.attrib}
+    assert not [a for a in attributes if a.startswith("on") or "href" in a]
+    texts = [e.text for e in elements if e.tag == SVG + "text"]
+    assert texts[0] == EVIL[0] and f"= {EVIL[1]}" in texts  # shown exactly as written in the file
+    assert all(any(name in text for text in texts) for name in EVIL)
+    assert "<script" not in markup and "<img" not in markup
+
+
+def test_the_drawing_keeps_dots_layout_and_fills_the_column_up_to_a_scale(dot_program):
+    dot = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot()
+    svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    root = ET.fromstring(svg[svg.index("<svg"):])
+    width_pt = float(root.attrib["width"].removesuffix("pt"))
+    drawn = drawing.tree_svg(dot)
+    assert drawn.width == pytest.approx(width_pt * 4 / 3)
+    page = ET.fromstring(drawn.html(max_scale=1.5))[0]
+    assert page.attrib["width"] == "100%" and page.attrib["viewBox"] == root.attrib["viewBox"]
+    assert f"max-width:{width_pt * 4 / 3 * 1.5:.0f}px" in page.attrib["style"]
+    assert len(page.findall(f".//{SVG}g[@class='node']")) == len(root.findall(f".//{SVG}g[@class='node']")) == 8
+
+
+def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
+    monkeypatch.setattr(graphviz.Source, "pipe", lambda *a, **k: (_ for _ in ()).throw(
+        graphviz.ExecutableNotFound(("dot",))))
+    drawing.tree_svg.cache_clear()
+    try:
+        assert drawing.tree_svg("digraph { a }") is None
+        app = open_app(dataset="tennis", algo="id3", step="2").page("step")
+        app.assert_clean()
+        tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+        charts = app.at.get("graphviz_chart")
+        assert [c.proto.spec for c in charts] == [tree.at_step(2).to_dot(highlight=tree.steps[1].node_id)]
+        assert not [m for m in app.at.markdown if "dtlearn-tree" in m.value]
+    finally:  # forget the missing-dot answers, once the background has laid out what it was asked to
+        drawing.prefetch("digraph { a }").result()
+        drawing.tree_svg.cache_clear()
