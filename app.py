@@ -17,7 +17,7 @@ import streamlit as st
 
 import dtlearn
 from pages import common
-from pages.common import CRITERION_TITLES, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
+from pages.common import CRITERION_TITLES, FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
 
 PAGES = {
     "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
@@ -299,7 +299,8 @@ def keep_values() -> None:
     threshold chart's expander are drawn only some of the time (closed expanders, other pages),
     so their values are written back at the start of every run, which keeps them."""
     state = st.session_state
-    for key in (*SETTINGS, THRESHOLDS_OPEN):
+    families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
+    for key in (*SETTINGS, THRESHOLDS_OPEN, *families):
         if key in state:
             state[key] = state[key]
 

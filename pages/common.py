@@ -23,7 +23,9 @@ from dtlearn.settings import CRITERION_NAMES
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
 MAX_UPLOAD_MB = 5
 KINDS = ("categorical", "numeric", "ignore")
-THRESHOLDS_OPEN = "thresholds_open"  # the Step page's chart expander: stays open across steps and pages
+# The Step page's expanders that stay open across steps and pages (app.keep_values):
+THRESHOLDS_OPEN = "thresholds_open"  # the threshold chart
+FAMILY_OPEN = "family_open_"  # + "entropy" / "gini" / "squared_error": a candidate's other measures
 ALGORITHM_TITLES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki"}
 ALGORITHM_NOTES = {
     "id3": "Quinlan (1986): information gain, one branch per value, each attribute once per path.",

@@ -11,7 +11,7 @@ import streamlit as st
 from dtlearn import derivation
 from dtlearn.data import label
 from pages import charts, common, drawing
-from pages.common import THRESHOLDS_OPEN, md
+from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 
 MEASURES = {  # table column -> heading; shown when the table has the column
     "known": "known ρ",
@@ -150,11 +150,14 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
     for section in sections:
         if section.family in ("node", ranked):
             show_section(section)
-    for family in others:
-        with st.expander(f"The same candidate measured by {FAMILY_TITLES[family]}"):
-            for section in sections:
-                if section.family == family:
-                    show_section(section)
+    for family in others:  # typeset only while open (they stay open while stepping)
+        box = st.expander(f"The same candidate measured by {FAMILY_TITLES[family]}", key=FAMILY_OPEN + family,
+                          on_change="rerun")
+        if box.open:
+            with box:
+                for section in sections:
+                    if section.family == family:
+                        show_section(section)
     return picked
 
 
@@ -269,8 +272,11 @@ if step is not None and step.action == "split":
     formulas_ui(step, tree, shown_rows)
     thresholds_ui(step, tree)
 elif step is not None and step.action == "leaf" and len(step.table):
-    with st.expander("What the candidate splits would have scored here"):
-        formulas_ui(step, tree, candidates_ui(step, tree))
+    box = st.expander("What the candidate splits would have scored here", key=f"leaf_candidates_{k}",
+                      on_change="rerun")
+    if box.open:
+        with box:
+            formulas_ui(step, tree, candidates_ui(step, tree))
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
     following = tree.steps[k]

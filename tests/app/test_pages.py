@@ -334,3 +334,23 @@ def test_the_threshold_chart_opens_on_request_and_stays_open_while_stepping(open
     assert counts["versicolor > v"]["y"][scores["x"].index(best)] == 50
     app.click("next").click("next").page("tree").page("step")  # step 3 splits again; another page between
     assert app.figures()
+
+
+def test_the_other_measures_are_typeset_when_asked_and_stay_open(open_app):
+    app = open_app(dataset="tennis", algo="id3", step="1").page("step")
+    assert not any("Gini" in line for line in app.latex())  # ID3 ranks by gain: Gini waits in an expander
+    app.open("family_open_gini")
+    gini = [line for line in app.latex() if "Gini" in line]
+    # Gini(D) = 1 - (5/14)^2 - (9/14)^2 = 45/98 = 0.459 (PlayTennis: 5 No, 9 Yes)
+    assert gini and any(r"\tfrac{5}{14}" in line and "0.459" in line for line in gini)
+    app.click("next")
+    assert any("Gini" in line for line in app.latex())
+
+
+def test_a_leaf_shows_what_its_candidates_would_have_scored_on_request(open_app):
+    app = open_app(dataset="tennis", algo="id3", step="3").page("step")
+    assert app.headers[0].startswith("Step 3 of 8") and "leaf" in app.headers[0]
+    frames = len(app.frames())
+    app.open("leaf_candidates_3")
+    app.assert_clean()
+    assert len(app.frames()) == frames + 1 and app.latex()
