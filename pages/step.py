@@ -175,8 +175,9 @@ def thresholds_ui(step, tree) -> str | None:
     if cuts.empty:
         return None
     st.subheader("Every threshold of a numeric attribute")
-    box = st.expander("The chart: the score of every cut, and the rows of each class on either side",
-                      key=THRESHOLDS_OPEN, on_change="rerun")
+    sides = f"the mean {md(tree.target)}" if tree.is_regression else "the rows of each class"
+    box = st.expander(f"The chart: the score of every cut, and {sides} on either side", key=THRESHOLDS_OPEN,
+                      on_change="rerun")
     if not box.open:
         return None
     with box:

@@ -76,6 +76,8 @@ def main() -> None:
                     settle(page, GRAPH)
                     conftest.open_threshold_chart(page)
                 settle(page, *selectors)
+                page.locator("h1").first.scroll_into_view_if_needed()  # opening the chart scrolled down
+                page.wait_for_timeout(300)
                 page.screenshot(path=str(args.out / f"{name}.png"))
                 print(args.out / f"{name}.png")
                 for n, heading in enumerate(headings, start=2):
