@@ -296,8 +296,8 @@ def default_choices() -> Choices:
 
 def keep_values() -> None:
     """Streamlit forgets a widget's value after a run that did not draw it. The settings and the
-    threshold chart's expander are drawn only some of the time (closed expanders, other pages),
-    so their values are written back at the start of every run, which keeps them."""
+    Step page's expanders are drawn only some of the time (closed expanders, other pages), so
+    their values are written back at the start of every run, which keeps them."""
     state = st.session_state
     families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
     for key in (*SETTINGS, THRESHOLDS_OPEN, *families):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
@@ -68,6 +69,7 @@ def tree_svg(dot: str) -> Drawing | None:
 
 _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch")
 _PENDING: dict[str, Future] = {}  # DOT source -> its layout under way in the background
+_LOCK = threading.Lock()
 
 
 def prefetch(dot: str, *more: Callable[[], object]) -> Future:
@@ -80,10 +82,13 @@ def prefetch(dot: str, *more: Callable[[], object]) -> Future:
             for work in more:
                 work()
         finally:
-            _PENDING.pop(dot, None)
+            with _LOCK:  # after prefetch has registered the job (it holds the lock meanwhile)
+                _PENDING.pop(dot, None)
 
-    future = _BACKGROUND.submit(job)
-    _PENDING[dot] = future
+    with _LOCK:
+        if dot in _PENDING:  # already under way
+            return _PENDING[dot]
+        future = _PENDING[dot] = _BACKGROUND.submit(job)
     return future
 
 

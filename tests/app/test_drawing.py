@@ -76,3 +76,17 @@ def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
     finally:  # forget the missing-dot answers, once the background has laid out what it was asked to
         drawing.prefetch("digraph { a }").result()
         drawing.tree_svg.cache_clear()
+
+
+def test_a_prefetch_already_under_way_is_not_run_twice_and_leaves_nothing_behind(dot_program):
+    import threading
+
+    release, runs = threading.Event(), []
+    dot = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").at_step(2).to_dot(highlight=3)
+    first = drawing.prefetch(dot, release.wait, lambda: runs.append(1))
+    second = drawing.prefetch(dot, lambda: runs.append(2))
+    assert second is first  # the same job: `dot` is not run twice for one tree
+    release.set()
+    first.result()
+    assert runs == [1] and drawing.drawing_of(dot) == drawing.tree_svg(dot)
+    assert dot not in drawing._PENDING  # nothing kept once done
