@@ -83,9 +83,10 @@ def shorter(table: pd.DataFrame) -> pd.DataFrame:
     and sorting cost more than the whole step on a small table."""
     cut = table["kind"].to_numpy(dtype=object) == "threshold"
     keep = ~cut | table["chosen"].to_numpy(dtype=bool)
-    ranks = zip(table["eligible"].to_numpy(dtype=bool), np.nan_to_num(table["score"].to_numpy(dtype=float), nan=-np.inf))
+    score = np.nan_to_num(table["score"].to_numpy(dtype=float), nan=-np.inf)
+    ranks = zip(table["eligible"].to_numpy(dtype=bool), score)
     best: dict[str, tuple] = {}
-    for i, attribute, rank in zip(range(len(table)), table["attribute"].to_numpy(dtype=object), ranks):
+    for i, (attribute, rank) in enumerate(zip(table["attribute"].to_numpy(dtype=object), ranks)):
         if cut[i] and (attribute not in best or rank > best[attribute][0]):
             best[attribute] = (rank, i)
     keep[[i for _, i in best.values()]] = True
