@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import pandas as pd
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier

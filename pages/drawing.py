@@ -29,12 +29,11 @@ _NOISE = re.compile(r"<!--.*?-->|<title>.*?</title>", re.S)  # comments repeat n
 
 @dataclass(frozen=True)
 class Drawing:
-    """A tree laid out by `dot`, and its natural size in px. `rest` is the SVG after its tag's
+    """A tree laid out by `dot`, and its natural width in px. `rest` is the SVG after its tag's
     width and height, on one line (so that markdown keeps it one HTML block)."""
 
     rest: str
     width: float
-    height: float
 
     def html(self, max_scale: float) -> str:
         """The SVG filling its column, up to `max_scale` times its natural width, centred."""
@@ -63,8 +62,7 @@ def tree_svg(dot: str) -> Drawing | None:
         return None
     svg = _NOISE.sub("", svg[svg.index("<svg"):])
     head = _HEAD.match(svg)
-    width, height = float(head[1]) * PX_PER_PT, float(head[2]) * PX_PER_PT
-    return Drawing(" ".join(svg[head.end():].split()), width, height)
+    return Drawing(" ".join(svg[head.end():].split()), float(head[1]) * PX_PER_PT)
 
 
 _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch")

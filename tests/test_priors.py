@@ -15,7 +15,6 @@ the prior-adjusted class distribution, `improve` the Gini decrease times n in al
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from pathlib import Path
 

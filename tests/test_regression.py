@@ -8,7 +8,6 @@ SSE(D) = sum y^2 - (sum y)^2 / n, reduction = SSE(D) - sum_b SSE(D_b), MSE = SSE
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
