@@ -1,16 +1,33 @@
 """How a test reads the trees a page draws (AppTest's `App.trees()` in tests/app/conftest.py).
 
-With Graphviz's `dot` installed the pages send the tree as inline SVG laid out on the server;
-without it they send the DOT source and the browser lays it out (pages/drawing.py). These
-helpers read both, so the page tests hold either way.
+With Graphviz's `dot` installed the pages send the tree as an SVG image laid out on the server
+(a markdown image with a base64 data URL); without it they send the DOT source and the browser
+lays it out (pages/drawing.py). These helpers read both, so the page tests hold either way.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 
-from pages.drawing import tree_svg
+from pages.drawing import ALT, tree_svg
+
+IMAGE = re.compile(rf"!\[{ALT}\]\(data:image/svg\+xml;base64,([A-Za-z0-9+/]+=*)\)")
+SIZE = re.compile(r'<svg width="\d+px" height="\d+px" ')
+
+
+def image_svg(markdown: str) -> str | None:
+    """The SVG document of a markdown element that is exactly one tree image, else None."""
+    image = IMAGE.fullmatch(markdown)
+    return base64.b64decode(image[1], validate=True).decode("utf-8") if image else None
+
+
+def svg_rest(svg: str) -> str:
+    """An SVG document without its size (the part `drawn` gives), after checking the size is there."""
+    size = SIZE.match(svg)
+    assert size, svg[:80]
+    return svg[size.end():]
 
 
 def drawn(dot: str) -> str:

@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")  # absolute: AppTest resolves against the test file
 sys.path.insert(0, str(ROOT))  # `pages` importable as in `streamlit run app.py` (tests/drawn_trees.py)
+from drawn_trees import image_svg, svg_rest  # noqa: E402 (needs `pages` on the path)
+
 PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.py",
          "partitions": "pages/partitions.py", "pruning": "pages/pruning.py"}
 
@@ -66,9 +68,8 @@ class App:
 
     def trees(self) -> list[str]:
         """The trees drawn on the page, top to bottom, as `drawn` gives them."""
-        svgs = [re.sub(r'^<div class="dtlearn-tree"><svg [^>]*?aria-label="decision tree" ', "", m.value)
-                for m in self.at.markdown if m.value.startswith('<div class="dtlearn-tree">')]
-        return [s.removesuffix("</div>") for s in svgs] + [c.proto.spec for c in self.at.get("graphviz_chart")]
+        svgs = [image_svg(m.value) for m in self.at.markdown]
+        return [svg_rest(s) for s in svgs if s] + [c.proto.spec for c in self.at.get("graphviz_chart")]
 
     def figures(self) -> list[dict]:
         return [json.loads(chart.proto.spec) for chart in self.at.get("plotly_chart")]

@@ -1,5 +1,5 @@
-"""The tree as inline SVG (pages/drawing.py): only drawing markup, names as text, and the
-browser's own Graphviz where the `dot` program is missing."""
+"""The tree as an SVG image (pages/drawing.py): plain markdown carrying base64 only, an SVG of
+drawing markup with names as text, and the browser's own Graphviz where `dot` is missing."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
+from drawn_trees import image_svg, svg_rest
 from pages import drawing
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -35,30 +36,38 @@ def evil_tree() -> dtlearn.Tree:
 
 
 def test_names_from_a_file_are_svg_text_and_nothing_else(dot_program):
-    markup = drawing.tree_svg(evil_tree().to_dot(highlight=0)).html(max_scale=1.6)
-    root = ET.fromstring(markup)  # well-formed: the page gets one element, not loose tags
-    assert root.tag == "div" and root.attrib == {"class": "dtlearn-tree"}
-    elements = list(root.iter())[1:]
+    markdown = drawing.tree_svg(evil_tree().to_dot(highlight=0)).markdown(max_scale=1.6)
+    # one markdown image whose address is base64 text: nothing from the file reaches markdown
+    assert markdown.startswith("![decision tree](data:image/svg+xml;base64,") and markdown.endswith(")")
+    assert set(markdown[len("![decision tree](data:image/svg+xml;base64,"):-1]) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+    svg = image_svg(markdown)
+    root = ET.fromstring(svg)  # well-formed: a broken SVG would show as a broken image
+    assert root.tag == SVG + "svg"
+    elements = list(root.iter())
     assert {e.tag.removeprefix(SVG) for e in elements} <= DRAWING_TAGS
     attributes = {name.lower() for e in elements for name in e.attrib}
     assert not [a for a in attributes if a.startswith("on") or "href" in a]
     texts = [e.text for e in elements if e.tag == SVG + "text"]
     assert texts[0] == EVIL[0] and f"= {EVIL[1]}" in texts  # shown exactly as written in the file
     assert all(any(name in text for text in texts) for name in EVIL)
-    assert "<script" not in markup and "<img" not in markup
+    assert "<script" not in svg and "<img" not in svg
 
 
-def test_the_drawing_keeps_dots_layout_and_fills_the_column_up_to_a_scale(dot_program):
+def test_the_drawing_keeps_dots_layout_and_is_scaled_up_to_fill_a_column(dot_program):
     dot = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot()
     svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
     root = ET.fromstring(svg[svg.index("<svg"):])
-    width_pt = float(root.attrib["width"].removesuffix("pt"))
+    width_pt, height_pt = (float(root.attrib[side].removesuffix("pt")) for side in ("width", "height"))
     drawn = drawing.tree_svg(dot)
-    assert drawn.width == pytest.approx(width_pt * 4 / 3)
-    page = ET.fromstring(drawn.html(max_scale=1.5))[0]
-    assert page.attrib["width"] == "100%" and page.attrib["viewBox"] == root.attrib["viewBox"]
-    assert f"max-width:{width_pt * 4 / 3 * 1.5:.0f}px" in page.attrib["style"]
+    assert (drawn.width, drawn.height) == (pytest.approx(width_pt * 4 / 3), pytest.approx(height_pt * 4 / 3))
+    page = ET.fromstring(image_svg(drawn.markdown(max_scale=1.5)))
+    # the image's own size is 1.5 times dot's (pt -> px); the page shrinks it to a narrower column
+    assert page.attrib["width"] == f"{width_pt * 4 / 3 * 1.5:.0f}px"
+    assert page.attrib["height"] == f"{height_pt * 4 / 3 * 1.5:.0f}px"
+    assert page.attrib["viewBox"] == root.attrib["viewBox"]
     assert len(page.findall(f".//{SVG}g[@class='node']")) == len(root.findall(f".//{SVG}g[@class='node']")) == 8
+    assert svg_rest(image_svg(drawn.markdown(max_scale=1.5))) == drawn.rest
 
 
 def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
@@ -72,7 +81,7 @@ def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
         tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
         charts = app.at.get("graphviz_chart")
         assert [c.proto.spec for c in charts] == [tree.at_step(2).to_dot(highlight=tree.steps[1].node_id)]
-        assert not [m for m in app.at.markdown if "dtlearn-tree" in m.value]
+        assert not [m for m in app.at.markdown if image_svg(m.value)]  # no image without `dot`
     finally:  # forget the missing-dot answers, once the background has laid out what it was asked to
         drawing.prefetch("digraph { a }").result()
         drawing.tree_svg.cache_clear()

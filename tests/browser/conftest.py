@@ -100,7 +100,14 @@ def fresh_app_url(chromium_present):
     stop_server(process)
 
 
-GRAPH = ".dtlearn-tree svg"  # the tree, inline SVG laid out on the server (pages/drawing.py)
+GRAPH = 'img[alt="decision tree"]'  # the tree, an SVG image laid out on the server (pages/drawing.py)
+# How many nodes the drawn tree has, read from its SVG (base64 in the image's address); null
+# until the browser has decoded the image (a malformed SVG never decodes: naturalWidth stays 0).
+TREE_NODES = """selector => {
+  const image = document.querySelector(selector);
+  if (!image || !image.complete || !image.naturalWidth) return null;
+  return atob(image.src.split(",")[1]).split('class="node"').length - 1;
+}"""
 PLOT = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
 LATEX = ".katex"
 EXCEPTION = '[data-testid="stException"]'
@@ -116,6 +123,7 @@ def settle(page, *selectors: str, timeout: float = 30_000) -> None:
     for selector in selectors:
         page.locator(selector).first.wait_for(state="visible", timeout=timeout)
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    page.wait_for_function("[...document.images].every(image => image.complete)", timeout=timeout)
     page.mouse.move(0, 0)  # no tooltip left over from the last click
     page.wait_for_timeout(300)
 
@@ -123,5 +131,5 @@ def settle(page, *selectors: str, timeout: float = 30_000) -> None:
 @pytest.fixture
 def ui():
     """What the browser tests share: the selectors and `settle`."""
-    return type("UI", (), {"GRAPH": GRAPH, "PLOT": PLOT, "LATEX": LATEX, "EXCEPTION": EXCEPTION,
+    return type("UI", (), {"GRAPH": GRAPH, "TREE_NODES": TREE_NODES, "PLOT": PLOT, "LATEX": LATEX, "EXCEPTION": EXCEPTION,
                            "settle": staticmethod(settle), "open_threshold_chart": staticmethod(open_threshold_chart)})

@@ -23,8 +23,9 @@ def assert_no_error_box(page, ui) -> None:
     assert page.locator(".katex-error").count() == 0
 
 
-def graph_nodes(page, ui) -> int:
-    return page.locator(f"{ui.GRAPH} g.node").count()
+def graph_nodes(page, ui) -> int | None:
+    """The nodes of the drawn tree; None until its image is decoded."""
+    return page.evaluate(ui.TREE_NODES, ui.GRAPH)
 
 
 def nav(page, name: str) -> None:
@@ -35,7 +36,7 @@ def check_drawn(page, ui, *drawn: str) -> None:
     ui.settle(page, *(getattr(ui, name) for name in drawn))
     assert_no_error_box(page, ui)
     if "GRAPH" in drawn:
-        assert graph_nodes(page, ui) >= 1
+        assert (graph_nodes(page, ui) or 0) >= 1, "the tree image is decoded and has nodes"
     if "PLOT" in drawn:
         assert page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .trace').count() >= 1
     if "LATEX" in drawn:
@@ -74,8 +75,8 @@ def test_a_regression_tree_draws_too(page, app_url, ui):
 
 def wait_for_nodes(page, ui, compare: str, count: int) -> None:
     """Wait until the drawn tree has more (compare '>') or fewer ('<') nodes than `count`."""
-    page.wait_for_function(f"([s, n]) => document.querySelectorAll(s).length {compare} n",
-                           arg=[ui.GRAPH + " g.node", count], timeout=20_000)
+    page.wait_for_function(f"([s, n]) => {{ const nodes = ({ui.TREE_NODES})(s); return nodes !== null && nodes {compare} n; }}",
+                           arg=[ui.GRAPH, count], timeout=20_000)
 
 
 def test_next_step_adds_nodes_to_the_drawn_tree(page, app_url, ui):
