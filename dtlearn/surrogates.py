@@ -112,13 +112,16 @@ def _categorical(attribute, codes, categories, weights, primary):
 
 
 def primary_branches(encoded, rows: np.ndarray, test) -> np.ndarray:
-    """The primary test's branch (0, 1) of each training row, -1 where its value is missing."""
+    """The primary test's branch (0, 1) of each training row, -1 where its value is missing.
+    A multiway test of two values (ID3, C4.5 on a two-valued attribute) sends its first value
+    to branch 0, as a subset test would."""
     if isinstance(test, ThresholdTest):
         values = encoded.numeric(test.attribute)[rows]
         return np.where(np.isnan(values), -1, np.where(values <= test.threshold, 0, 1))
+    first = test.left if isinstance(test, SubsetTest) else test.values[:1]
     codes = encoded.codes(test.attribute)[rows]
     inside = np.isin(np.arange(len(encoded.categories(test.attribute))),
-                     [encoded.categories(test.attribute).index(v) for v in test.left])
+                     [encoded.categories(test.attribute).index(v) for v in first])
     return np.where(codes < 0, -1, np.where(inside[np.maximum(codes, 0)], 0, 1))
 
 

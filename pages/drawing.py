@@ -53,9 +53,11 @@ class Drawing:
         return f"![{ALT}](data:image/svg+xml;base64,{data})"
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@functools.lru_cache(maxsize=16)
 def render(dot: str, fmt: str) -> bytes | None:
-    """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed)."""
+    """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed).
+    Called when the student clicks a download (st.download_button's deferred data), on a thread
+    of its own: a plain cache, and a big tree's PNG is not made on every step."""
     if fmt == "png":
         dot = dot.replace("{", "{\n\tgraph [dpi=150]", 1)  # sharp on slides
     try:
@@ -110,16 +112,18 @@ def drawing_of(dot: str) -> Drawing | None:
     return tree_svg(dot)
 
 
-def tree_chart(dot: str, column_px: int = 900, max_scale: float = 1.6) -> None:
+def tree_chart(dot: str, column_px: int = 900, max_scale: float = 1.6) -> bool:
     """The tree, as large as a projector needs: it fills the column's width, but a small tree
-    is not blown up beyond `max_scale` times its natural size."""
+    is not blown up beyond `max_scale` times its natural size. Returns whether `dot` laid it out
+    (False: the browser draws it, and `render` has no pictures to offer)."""
     drawing = drawing_of(dot)
     if drawing is not None:
         st.markdown(drawing.markdown(max_scale), text_alignment="center")
-        return
+        return True
     width, height = estimated_size(dot)
     scale = min(max_scale, column_px / width)
     st.graphviz_chart(dot, width="stretch", height=max(int(height * scale), 80))
+    return False
 
 
 # Without `dot`: st.graphviz_chart needs a height, estimated from the DOT source ---------------

@@ -1,5 +1,7 @@
 """Tree: the tree at the current step (or complete), any node's details, the rules, downloads."""
 
+from functools import partial
+
 import streamlit as st
 
 from pages import common, drawing
@@ -33,7 +35,7 @@ if st.session_state.get("tree_node") not in nodes:
     st.session_state["tree_node"] = current if current in nodes else 0
 picked = st.session_state["tree_node"]
 
-drawing.tree_chart(shown.to_dot(highlight=picked), column_px=900)
+pictures = drawing.tree_chart(shown.to_dot(highlight=picked), column_px=900)  # laid out by `dot`: SVG, PNG too
 st.caption("Red border: the node whose details are below. Dashed: not decided yet.")
 
 st.subheader("Node details")
@@ -51,7 +53,7 @@ with left:
     st.markdown(f"**Predicts:** {md(node.prediction)}")
     if node.status == "split":
         st.markdown(f"**Test:** {md(node.test.describe())} (decided at step {node.step})")
-        if node.surrogates:
+        if tree.algorithm == "cart" and node.surrogates:  # how CART routes a missing value
             st.markdown("**Surrogate splits** (CART: used when a row's value for the test is missing; "
                         "agree = share of rows sent the same way, adj = rpart's adjusted agreement):")
             st.dataframe({"surrogate": [s.describe() for s in node.surrogates],
@@ -79,12 +81,11 @@ columns = st.columns(5)
 stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
 columns[0].download_button("DOT source", dot, f"{stem}.dot", "text/vnd.graphviz", key="download_dot",
                            on_click="ignore", width="stretch")
-svg, png = drawing.render(dot, "svg"), drawing.render(dot, "png")
-if svg is not None:
-    columns[1].download_button("SVG picture", svg, f"{stem}.svg", "image/svg+xml", key="download_svg",
-                               on_click="ignore", width="stretch")
-    columns[2].download_button("PNG picture", png, f"{stem}.png", "image/png", key="download_png",
-                               on_click="ignore", width="stretch")
+if pictures:  # drawn when clicked: a big tree's PNG takes seconds, and most steps are not downloaded
+    columns[1].download_button("SVG picture", partial(drawing.render, dot, "svg"), f"{stem}.svg", "image/svg+xml",
+                               key="download_svg", on_click="ignore", width="stretch")
+    columns[2].download_button("PNG picture", partial(drawing.render, dot, "png"), f"{stem}.png", "image/png",
+                               key="download_png", on_click="ignore", width="stretch")
 columns[3].download_button("Rules (text)", "\n".join(rules) + "\n", f"{stem}-rules.txt", "text/plain",
                            key="download_rules", on_click="ignore", width="stretch")
 if k and len(tree.steps[k - 1].table):
@@ -93,7 +94,7 @@ if k and len(tree.steps[k - 1].table):
                                "text/csv", key="download_table", on_click="ignore", width="stretch")
 else:
     columns[4].caption("No candidate table at this step.")
-if svg is None:
+if not pictures:
     st.caption("SVG and PNG need Graphviz's `dot` program on the server: install Graphviz "
                "(`apt install graphviz`, `brew install graphviz` or `conda install graphviz`) and restart the app. "
                "Meanwhile the DOT file opens in any Graphviz viewer: `dot -Tsvg tree.dot > tree.svg`.")

@@ -23,7 +23,8 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn.conditions import ThresholdTest
+from dtlearn.conditions import SubsetTest, ThresholdTest
+from dtlearn.surrogates import primary_branches, surrogates_of
 from rpart_tree import corresponding
 
 HERE = Path(__file__).resolve().parent
@@ -268,3 +269,18 @@ def test_weather_reads_windy_as_a_category():
     assert data.kinds["windy"] == "categorical"
     assert set(data.frame["windy"]) == {"FALSE", "TRUE"}
     assert read_fixture("weather")["xlevels"]["windy"] == ["FALSE", "TRUE"]
+
+
+def test_a_two_valued_multiway_split_is_read_as_the_same_subset_split():
+    # ID3 on PlayTennis splits the Sunny days on humidity: two values, one branch each, i.e. the
+    # binary split {first value} | {second value}. Its rows' branches are read off the CSV.
+    data = dtlearn.load_dataset("tennis")
+    tree = dtlearn.fit(data, "id3")
+    step = next(s for s in tree.steps if s.action == "split" and s.test.attribute == "humidity")
+    evaluation, (first, second) = step.evaluation, step.test.values
+    same = SubsetTest("humidity", (first,), (second,))
+    expected = [0 if h == first else 1 for h in data.frame["humidity"].iloc[evaluation.rows]]
+    assert len(expected) == 5  # the five Sunny days
+    assert primary_branches(evaluation.encoded, evaluation.rows, step.test).tolist() == expected
+    assert primary_branches(evaluation.encoded, evaluation.rows, same).tolist() == expected
+    assert step.surrogates == surrogates_of(evaluation, same)

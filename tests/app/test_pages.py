@@ -262,6 +262,20 @@ def test_the_tree_page_offers_every_download_and_node_details(open_app):
         app.at.button(key="next")  # the complete tree needs no step control
 
 
+@pytest.mark.parametrize("algorithm", ["id3", "c45", "cart"])
+def test_every_node_of_the_tree_shows_its_details(open_app, algorithm):
+    # ID3 splits the Sunny days on humidity, two values: once a crash in its node details
+    app = open_app(dataset="tennis", algo=algorithm, step="0").page("tree")
+    app.set("toggle", "complete", True)
+    ids = [node.id for node in dtlearn.fit(dtlearn.load_dataset("tennis"), algorithm).nodes()]
+    assert len(app.at.selectbox(key="tree_node").options) == len(ids)
+    for node_id in ids:
+        app.set("selectbox", "tree_node", node_id)
+        app.assert_clean()
+        surrogates = [f for f in app.frames() if "surrogate" in f.columns]
+        assert not surrogates or algorithm == "cart"  # a CART notion: not shown for ID3 or C4.5
+
+
 def test_partitions_follow_the_step_one_cut_at_a_time(open_app):
     app = open_app(dataset="iris", algo="cart", step="0").page("partitions")
     app.assert_clean()

@@ -147,6 +147,15 @@ def test_a_download_works(page, app_url, ui):
     path = download.value.path()
     text = Path(path).read_text(encoding="utf-8")
     assert text.startswith("digraph") and "outlook" in text
+    # the pictures are drawn by `dot` when clicked (deferred data)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="SVG picture").click()
+    svg = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == "tree-tennis-id3-step8.svg"
+    assert "<svg" in svg and svg.count('class="node"') == 8 and ">outlook</text>" in svg
+    with page.expect_download() as download:
+        page.get_by_role("button", name="PNG picture").click()
+    assert Path(download.value.path()).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 def test_the_pruning_page_draws_and_steps_through_the_pruning(page, app_url, ui):
