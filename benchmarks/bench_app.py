@@ -3,6 +3,7 @@
 1. Server side: the Step page in Streamlit's AppTest, clicking "Next step" through the whole
    induction of PlayTennis (ID3) and iris (CART, C4.5); the time of each rerun (script run
    plus AppTest's own parsing), first visit of each step and a second pass (caches warm).
+   Also the Partitions page stepping on iris and late in the 449-step tips tree.
 2. Browser: `streamlit run app.py` and Debian's chromium (as in tests/browser); from
    navigation to a shared link until its tree is painted (read in the page) and until
    Playwright sees it, each run in a fresh browser context (empty browser cache); also the
@@ -78,6 +79,24 @@ def step_times(name: str, algorithm: str) -> tuple[list[float], list[float], lis
         passes.append(times)
         at.button(key="first").click().run()
     return passes[0], passes[1], script, total
+
+
+PARTITION_CASES = [("iris", "cart", 0), ("tips", "cart", 400)]  # (dataset, algorithm, first step)
+
+
+def partition_times(name: str, algorithm: str, start: int, clicks: int = 7) -> list[float]:
+    """Milliseconds per 'Next step' rerun of the Partitions page from step `start` (a late step
+    of a big tree draws hundreds of rectangles and cut lines)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"dataset": name, "algo": algorithm, "step": str(start), "page": "partitions"})
+    at.run()
+    times = []
+    for _ in range(clicks):
+        begin = time.perf_counter()
+        at.button(key="next").click().run()
+        times.append(1000 * (time.perf_counter() - begin))
+        assert not at.exception, [e.value for e in at.exception]
+    return times
 
 
 REFERENCE_APP = f"""
@@ -182,6 +201,10 @@ def main() -> None:
         print(f"{name:>8} {algorithm:>9} {total:>5} {statistics.median(first):>19.0f} {max(first):>6.0f} "
               f"{statistics.median(second):>19.0f} {max(second):>6.0f} {statistics.median(script):>14.0f}")
     print("target: under 100 ms")
+    print("\nPartitions page: one step (AppTest rerun after Next), milliseconds")
+    for name, algorithm, start in PARTITION_CASES:
+        times = partition_times(name, algorithm, start)
+        print(f"{name:>8} {algorithm:>9} from step {start:>3}: median {statistics.median(times):.0f}, max {max(times):.0f}")
     if args.no_browser:
         return
     times = browser_times(args.runs)

@@ -130,10 +130,14 @@ def _sides(v: float, counts: np.ndarray, classes) -> str:
 SCALE = "Viridis"
 
 
-def _scaled(value: float, low: float, high: float) -> str:
+def _scaled(values: list[float], low: float, high: float) -> list[str]:
+    """The colours of `values` on the colour scale from low to high (one call: Plotly reads the
+    scale anew on every call)."""
     from plotly.colors import sample_colorscale
 
-    return sample_colorscale(SCALE, [(value - low) / (high - low) if high > low else 0.5])[0]
+    if not values:
+        return []
+    return sample_colorscale(SCALE, [(v - low) / (high - low) if high > low else 0.5 for v in values])
 
 
 def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, target: str, classes,
@@ -145,23 +149,31 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
     regression = values is not None
     if regression:
         low, high = float(frame[target].min()), float(frame[target].max())
-    for r in rectangles:
+    # Shapes and labels are set once, as lists: Plotly's add_shape re-validates every shape
+    # already there, which made a 400-step tree's chart take a minute to build.
+    shapes, annotations = [], []
+    if regression:
+        fills = _scaled([values[r.leaf_id] for r in rectangles], low, high)
+    else:
+        fills = [colour(classes, r.prediction) for r in rectangles]
+    for r, fill in zip(rectangles, fills):
         pending = r.status == "pending"
-        fill = _scaled(values[r.leaf_id], low, high) if regression else colour(classes, r.prediction)
-        fig.add_shape(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
-                      opacity=0.18 if pending else 0.5,
-                      line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0))
+        shapes.append(dict(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
+                           opacity=0.18 if pending else 0.5,
+                           line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0)))
     for line in lines:
         newest = line.step == current_step
         style = dict(color="#d62728" if newest else "#333", width=4 if newest else 2)
         if line.attribute == x:
-            fig.add_shape(type="line", x0=line.value, x1=line.value, y0=line.start, y1=line.end, line=style)
+            shapes.append(dict(type="line", x0=line.value, x1=line.value, y0=line.start, y1=line.end, line=style))
             at = dict(x=line.value, y=line.end, yanchor="top", xanchor="left")
         else:
-            fig.add_shape(type="line", x0=line.start, x1=line.end, y0=line.value, y1=line.value, line=style)
+            shapes.append(dict(type="line", x0=line.start, x1=line.end, y0=line.value, y1=line.value, line=style))
             at = dict(x=line.end, y=line.value, xanchor="right", yanchor="bottom")
-        fig.add_annotation(**at, text=f"<b>{line.step}</b>", showarrow=False, bgcolor="white",
-                           bordercolor=style["color"], borderwidth=1, font=dict(size=15, color=style["color"]))
+        annotations.append(dict(**at, text=f"<b>{line.step}</b>", showarrow=False, bgcolor="white",
+                                bordercolor=style["color"], borderwidth=1,
+                                font=dict(size=15, color=style["color"])))
+    fig.update_layout(shapes=shapes, annotations=annotations)
     if regression:
         fig.add_trace(go.Scatter(
             x=frame[x], y=frame[y], mode="markers", name=plain(target), showlegend=False,

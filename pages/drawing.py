@@ -53,7 +53,7 @@ class Drawing:
         return f"![{ALT}](data:image/svg+xml;base64,{data})"
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)  # a big tree's PNG is megabytes
 def render(dot: str, fmt: str) -> bytes | None:
     """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed).
     Called when the student clicks a download (st.download_button's deferred data), on a thread

@@ -368,3 +368,26 @@ def test_a_leaf_shows_what_its_candidates_would_have_scored_on_request(open_app)
     app.open("leaf_candidates_3")
     app.assert_clean()
     assert len(app.frames()) == frames + 1 and app.latex()
+
+
+def test_partition_rectangles_of_a_regression_tree_take_the_colour_of_their_mean(open_app):
+    # tips, CART, step 1: the root's cut leaves two regions; each is coloured on the Viridis scale
+    # at the mean tip of the rows inside it, read here from the CSV (not from the tree)
+    from plotly.colors import sample_colorscale
+
+    app = open_app(dataset="tips", algo="cart", step="1").page("partitions")
+    app.assert_clean()
+    x, y = app.at.selectbox(key="part_x").value, app.at.selectbox(key="part_y").value
+    frame = dtlearn.load_dataset("tips").frame
+    low, high = frame["tip"].min(), frame["tip"].max()
+    layout = app.figures()[0]["layout"]
+    rectangles = [s for s in layout["shapes"] if s["type"] == "rect"]
+    lines = [s for s in layout["shapes"] if s["type"] == "line"]
+    assert len(rectangles) == 2 and len(lines) == 1 and [a["text"] for a in layout["annotations"]] == ["<b>1</b>"]
+    for shape in rectangles:
+        inside = frame[(frame[x] > shape["x0"]) & (frame[x] <= shape["x1"]) &
+                       (frame[y] > shape["y0"]) & (frame[y] <= shape["y1"])]
+        assert 0 < len(inside) < len(frame)
+        mean = inside["tip"].mean()
+        assert shape["fillcolor"] == sample_colorscale("Viridis", [(mean - low) / (high - low)])[0]
+        assert shape["opacity"] == 0.18  # not decided yet: pale
