@@ -21,8 +21,9 @@ if len(numeric) < 2:
             "*Attribute kinds* in the sidebar.")
     st.stop()
 
+predicted = f"the mean {md(v.data.target)} it predicts" if v.tree.is_regression else "the class it predicts"
 st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
-           "axes: every leaf is a rectangle, coloured by the class it predicts. Here the tree is grown on the "
+           f"axes: every leaf is a rectangle, coloured by {predicted}. Here the tree is grown on the "
            "two attributes alone, with the settings of the sidebar.")
 if v.settings.algorithm == "id3":
     st.info("ID3 gives every distinct number its own branch, which draws no lines: partitions need thresholds. "
@@ -63,7 +64,7 @@ newest = step.number if step and step.action == "split" else None
 st.plotly_chart(charts.partition_chart(rectangles, lines, frame, x, y, v.data.target, tree.classes, newest, bounds,
                                        values), key="partition")
 hidden = int(frame[[x, y]].isna().any(axis=1).sum())
-st.caption("Each rectangle is a node of the tree, coloured by the class it predicts: pale while it is not "
+st.caption(f"Each rectangle is a node of the tree, coloured by {predicted}: pale while it is not "
            "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
            "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else ""))
 with st.expander("The tree on these two attributes", expanded=True):
