@@ -271,16 +271,21 @@ def test_weather_reads_windy_as_a_category():
     assert read_fixture("weather")["xlevels"]["windy"] == ["FALSE", "TRUE"]
 
 
-def test_a_two_valued_multiway_split_is_read_as_the_same_subset_split():
-    # ID3 on PlayTennis splits the Sunny days on humidity: two values, one branch each, i.e. the
-    # binary split {first value} | {second value}. Its rows' branches are read off the CSV.
-    data = dtlearn.load_dataset("tennis")
-    tree = dtlearn.fit(data, "id3")
-    step = next(s for s in tree.steps if s.action == "split" and s.test.attribute == "humidity")
+@pytest.mark.parametrize("name, algorithm, attribute, rows", [
+    ("tennis", "id3", "humidity", 5),  # the five Sunny days; no surrogate qualifies there
+    ("watermelon_2", "c45", "触感", 9),  # step 3 of C4.5: a surrogate on 敲声 qualifies
+])
+def test_a_two_valued_multiway_split_is_read_as_the_same_subset_split(name, algorithm, attribute, rows):
+    # ID3 / C4.5 split on a two-valued attribute with one branch per value, i.e. the binary
+    # split {first value} | {second value}. Its rows' branches are read off the CSV.
+    data = dtlearn.load_dataset(name)
+    tree = dtlearn.fit(data, algorithm)
+    step = next(s for s in tree.steps if s.action == "split" and s.test.attribute == attribute)
     evaluation, (first, second) = step.evaluation, step.test.values
-    same = SubsetTest("humidity", (first,), (second,))
-    expected = [0 if h == first else 1 for h in data.frame["humidity"].iloc[evaluation.rows]]
-    assert len(expected) == 5  # the five Sunny days
+    same = SubsetTest(attribute, (first,), (second,))
+    expected = [0 if value == first else 1 for value in data.frame[attribute].iloc[evaluation.rows]]
+    assert len(expected) == rows
     assert primary_branches(evaluation.encoded, evaluation.rows, step.test).tolist() == expected
     assert primary_branches(evaluation.encoded, evaluation.rows, same).tolist() == expected
     assert step.surrogates == surrogates_of(evaluation, same)
+    assert bool(step.surrogates) == (name == "watermelon_2")
