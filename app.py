@@ -28,6 +28,10 @@ PAGES = {
 }
 DEFAULT_DATASET = "tennis"
 DEFAULT_ALGORITHM = "id3"
+# Where a link without `page=` opens: the Step page, the app's heart, drawn in under 2 s on a
+# fresh browser. The Data page stays first in the menu (and at "/" once the app is open), but
+# its Plotly chart alone costs about a second of JavaScript before it can paint.
+LANDING_PAGE = "step"
 SETTINGS = {  # sidebar widget key (and query parameter) -> dtlearn setting
     "criterion": "criterion",
     "max_depth": "max_depth",
@@ -224,9 +228,10 @@ def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
     return tuple(overrides)
 
 
-def settings_ui() -> tuple[str, tuple]:
+def settings_ui(regression: bool) -> tuple[str, tuple]:
     """The algorithm preset and the settings a student tunes; returns the preset and the settings
-    changed from it. dtlearn validates them (a bad value is its ValueError, shown on the page)."""
+    changed from it. dtlearn validates them (a bad value is its ValueError, shown on the page).
+    For a regression tree the criterion is shown fixed: dtlearn ranks its splits by squared error."""
     state = st.session_state
     if state.get("algo") not in dtlearn.ALGORITHMS:
         state["algo"] = DEFAULT_ALGORITHM
@@ -235,8 +240,15 @@ def settings_ui() -> tuple[str, tuple]:
                                      format_func=common.algorithm_title, on_change=_reset_settings,
                                      width="stretch")
     st.caption(common.ALGORITHM_NOTES.get(algorithm, ""))
-    st.selectbox("Split criterion", list(CRITERION_TITLES), key="criterion", format_func=CRITERION_TITLES.get,
-                 help="What ranks the candidate splits. A numeric target (regression) always uses squared error.")
+    if regression:  # the criterion menu's own value is kept for when the target has classes again
+        st.selectbox("Split criterion", ["squared_error"], format_func=lambda _: "Decrease in squared error",
+                     disabled=True, key="criterion_regression",
+                     help="A numeric target grows a regression tree: its splits are ranked by the decrease "
+                          "in mean squared error. Choose a target with classes (or Task: Classification) "
+                          "for the other criteria.")
+    else:
+        st.selectbox("Split criterion", list(CRITERION_TITLES), key="criterion", format_func=CRITERION_TITLES.get,
+                     help="What ranks the candidate splits.")
     left, right = st.columns(2)
     left.number_input("Max depth", value=None, key="max_depth", step=1, placeholder="no limit",
                       help="Nodes at this depth become leaves (the root has depth 0). Empty: no limit.")
@@ -282,7 +294,7 @@ def sidebar_ui() -> Choices:
         target = target_ui(source)
         kinds = kinds_ui(source, target)
         st.divider()
-        algorithm, settings = settings_ui()
+        algorithm, settings = settings_ui(common.is_regression(source, target, kinds))
         st.divider()
         st.caption("The address bar holds this view (dataset, settings, page and step): copy it to share.")
     return Choices(source, target, kinds, algorithm, settings)
@@ -317,7 +329,7 @@ def route() -> None:
     if not st.session_state.get("url_loaded"):
         st.session_state["url_loaded"] = True
         st.session_state["url_ignored"] = load_url()
-        wanted = st.query_params.get("page")
+        wanted = st.query_params.get("page", LANDING_PAGE)
         if wanted in PAGES and page.url_path != PAGES[wanted].url_path and page.url_path == PAGES["data"].url_path:
             st.switch_page(PAGES[wanted], query_params=st.query_params.to_dict())
     keep_values()

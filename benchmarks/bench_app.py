@@ -6,10 +6,11 @@
    Also the Partitions page stepping on iris and late in the 449-step tips tree.
 2. Browser: `streamlit run app.py` and Debian's chromium (as in tests/browser); from
    navigation to a shared link until its tree is painted (read in the page) and until
-   Playwright sees it, each run in a fresh browser context (empty browser cache); also the
-   landing page until its table and its Plotly chart are painted. The reference, run
-   alternately in the same process: a page that draws the same tree and nothing else (the
-   floor on this machine, under its load).
+   Playwright sees it, each run in a fresh browser context (empty browser cache); the app's
+   bare address (the landing page); the Data page until its table and its Plotly chart are
+   painted. The references, run alternately in the same process: bare pages that draw the
+   same tree, or the same Plotly chart, and nothing else (the floor on this machine, under
+   its load).
 
 Targets: a step under 100 ms server-side; the first page drawn under 2 s. Medians are printed.
 
@@ -99,16 +100,24 @@ def partition_times(name: str, algorithm: str, start: int, clicks: int = 7) -> l
     return times
 
 
+# The floor on this machine: bare Streamlit pages drawing the same tree (default) or the Data
+# page's class chart (?chart=plotly: one Plotly bar chart, nothing else).
 REFERENCE_APP = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
 import streamlit as st
 import dtlearn
-from pages import drawing
+from dtlearn import derivation
+from pages import charts, drawing
 st.set_page_config(layout="wide")
-st.title("Reference: the same tree, nothing else")
-tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
-drawing.tree_chart(tree.at_step(1).to_dot(highlight=0))
+data = dtlearn.load_dataset("tennis")
+if st.query_params.get("chart") == "plotly":
+    st.title("Reference: the same class chart, nothing else")
+    st.plotly_chart(charts.class_distribution(derivation.class_counts(data), dtlearn.fit(data, "id3").classes))
+else:
+    st.title("Reference: the same tree, nothing else")
+    tree = dtlearn.fit(data, "id3")
+    drawing.tree_chart(tree.at_step(1).to_dot(highlight=0))
 """
 
 
@@ -137,9 +146,10 @@ def browser_times(runs: int) -> dict[str, list[float]]:
     """Seconds from navigation, each run in a fresh browser context (empty cache): the app's
     shared link until its tree is painted and until Playwright sees it, its candidate table
     painted, and (alternating with it, so both see the same machine load) a reference page that
-    draws the same tree and nothing else; the same link with the cache warm; the landing page
-    (Data) until its table and its Plotly chart are painted. The first run (on just-started
-    servers) is kept apart."""
+    draws the same tree and nothing else; the same link with the cache warm; the app's bare
+    address (the landing page: Step, PlayTennis at step 0) until its tree is painted; the Data
+    page until its table and its Plotly chart are painted, and a reference page with the same
+    chart and nothing else. The first run (on just-started servers) is kept apart."""
     spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
@@ -172,7 +182,9 @@ def browser_times(runs: int) -> dict[str, list[float]]:
                     for prefix, link, wait_for in (
                             ("app", app_url + "/step?dataset=tennis&algo=id3&step=1", tree),
                             ("reference", reference_url + "/", tree),
-                            ("landing", app_url + "/?dataset=tennis&algo=id3", conftest.PLOT)):
+                            ("landing", app_url + "/", tree),
+                            ("data", app_url + "/?dataset=tennis&algo=id3&page=data", conftest.PLOT),
+                            ("plotly reference", reference_url + "/?chart=plotly", conftest.PLOT)):
                         context = browser.new_context(viewport={"width": 1400, "height": 1800})
                         context.add_init_script(watch)
                         page = context.new_page()
@@ -217,11 +229,15 @@ def main() -> None:
           f"seen {median('reference seen'):.2f}; ratio app / reference (painted) "
           f"{median('app tree') / median('reference tree'):.2f}")
     print(f"  the same link again, browser cache warm: tree painted {median('warm tree'):.2f}, seen {median('warm seen'):.2f}")
-    print(f"  landing page (Data): table painted {median('landing table'):.2f}, Plotly chart painted "
-          f"{median('landing plot'):.2f}, seen {median('landing seen'):.2f}")
+    print(f"  landing page (the bare address: Step, PlayTennis at step 0): tree painted "
+          f"{median('landing tree'):.2f}, seen {median('landing seen'):.2f}")
     print(f"  on just-started servers (first run): shared link tree painted {times['first app tree'][0]:.2f}, "
-          f"landing chart painted {times['first landing plot'][0]:.2f}")
+          f"landing tree painted {times['first landing tree'][0]:.2f}")
     print("target: under 2 s")
+    print(f"  Data page (page=data): table painted {median('data table'):.2f}, Plotly chart painted "
+          f"{median('data plot'):.2f}, seen {median('data seen'):.2f}")
+    print(f"  reference page (the same Plotly chart, nothing else): painted {median('plotly reference plot'):.2f}; "
+          f"ratio Data page / reference (chart painted) {median('data plot') / median('plotly reference plot'):.2f}")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,18 @@ def prepared(source: str, target: str, kinds: tuple) -> Dataset:
     return _prepared(source, target, kinds, raw_dataset(source))
 
 
+def is_regression(source: str, target: str, kinds: tuple) -> bool:
+    """Whether these choices grow a regression tree: the Task setting, or else dtlearn's rule
+    for the target. False when the data cannot be prepared (the page then shows why)."""
+    task = st.session_state.get("task")
+    if task in ("classification", "regression"):
+        return task == "regression"
+    try:
+        return dtlearn.infer_task(prepared(source, target, kinds)) == "regression"
+    except ValueError:
+        return False
+
+
 @st.cache_resource(show_spinner=False, max_entries=256)
 def inferred_kinds(source: str, target: str) -> dict:
     """The kind dtlearn infers for each attribute when `target` is the class column."""

@@ -217,7 +217,8 @@ def threshold_chart(step, tree, cuts: pd.DataFrame) -> str:
 def show_decision(tree, step) -> None:
     if step is None:
         st.info("Nothing is decided yet. **Next step** decides the root: every candidate split of these rows "
-                "is scored and the best one is taken, unless a stopping rule makes the root a leaf.")
+                "is scored and the best one is taken, unless a stopping rule makes the root a leaf. "
+                "Choose the dataset and the algorithm in the sidebar; the **Data** page shows the whole table.")
     elif step.action == "split":
         st.success(f"**Split.** {md(step.reason)}")
     elif step.action == "leaf":

@@ -95,6 +95,21 @@ def test_stepping_changes_the_table_and_the_tree(open_app):
     assert app.headers[0] == "Step 6 of 8: split node 3 on wind"
 
 
+def test_a_link_without_a_page_opens_the_step_page_and_page_data_the_data_page(open_app):
+    app = open_app()  # the app's bare address
+    app.assert_clean()
+    tennis = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    assert app.title == "Step through the induction"
+    assert app.headers[0].startswith(f"Step 0 of {tennis.total_steps}")
+    assert app.trees()[0] == drawn(tennis.at_step(0).to_dot(highlight=0))
+    assert (app.at.query_params["page"], app.at.query_params["dataset"]) == ("step", "tennis")
+    app = open_app(dataset="iris", page="data")
+    app.assert_clean()
+    assert app.title == "Data: Iris" and app.at.query_params["page"] == "data"
+    app.page("step").page("data")  # in the open app, the menu's Data entry is the Data page
+    assert app.title == "Data: Iris" and app.at.query_params["page"] == "data"
+
+
 def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
     app = open_app(dataset="iris", algo="cart", max_depth="3", page="step", step="3")
     app.assert_clean()
@@ -121,10 +136,10 @@ def test_bad_values_in_a_link_are_said_and_the_defaults_used(open_app):
     warnings = " ".join(app.warnings)
     assert "unknown dataset 'nosuch'" in warnings and "unknown algorithm 'c99'" in warnings
     assert "min_leaf = 'abc' is not a number" in warnings
-    assert app.title == "Data: PlayTennis"
+    assert app.title == "Step through the induction" and app.at.markdown[0].value.startswith("**PlayTennis**")
     app = open_app(dataset="upload")
     assert any("uploaded file, which cannot travel in a link" in w for w in app.warnings)
-    app = open_app(dataset="iris", kinds="sepal_length:ignore,petal_width:categorical")
+    app = open_app(dataset="iris", kinds="sepal_length:ignore,petal_width:categorical", page="data")
     app.assert_clean()
     assert app.at.metric[1].value == "3"
     assert app.at.session_state["kind|iris|species|petal_width"] == "categorical"
@@ -149,7 +164,7 @@ def test_settings_are_validated_by_dtlearn_and_the_previous_tree_stays(open_app)
 def test_a_link_with_a_bad_setting_shows_dtlearn_s_message(open_app):
     app = open_app(dataset="iris", algo="cart", min_gain="-1")
     assert any("min_gain must be a number >= 0, not -1" in e for e in app.errors)
-    assert app.title == "Data: PlayTennis"  # nothing accepted yet: the default view
+    assert app.at.markdown[0].value.startswith("**PlayTennis**")  # nothing accepted yet: the default view
 
 
 def test_a_new_preset_brings_its_own_settings(open_app):
@@ -160,6 +175,23 @@ def test_a_new_preset_brings_its_own_settings(open_app):
     app.set("segmented_control", "algo", "zaki")
     assert app.at.number_input(key="purity").value == pytest.approx(0.95)
     assert "algo" in app.at.query_params and "purity" not in app.at.query_params  # the preset's own value
+
+
+def test_a_regression_target_shows_its_criterion_fixed_and_keeps_the_chosen_one(open_app):
+    # tips' target `tip` is numeric with more than 10 values: dtlearn grows a regression tree
+    # (dtlearn.infer_task), ranked by squared error whatever the criterion menu held.
+    assert dtlearn.infer_task(dtlearn.load_dataset("tips")) == "regression"
+    app = open_app(dataset="tips", algo="cart", criterion="entropy").page("step")
+    app.assert_clean()
+    shown = app.at.selectbox(key="criterion_regression")
+    assert shown.disabled and shown.format_func(shown.value) == "Decrease in squared error"
+    assert not [s for s in app.at.sidebar.selectbox if s.key == "criterion"]
+    assert "decrease in mean squared error" in app.at.markdown[0].value.lower()
+    app.set("selectbox", "target", "sex")  # a target with classes: the menu is back, with its value
+    app.assert_clean()
+    assert app.at.selectbox(key="criterion").value == "entropy"
+    assert not [s for s in app.at.sidebar.selectbox if s.key == "criterion_regression"]
+    assert app.at.markdown[0].value.endswith("CART · information gain")
 
 
 def test_id3_on_numbers_warns_that_each_number_is_a_category(open_app):
@@ -175,7 +207,7 @@ GOOD_CSV = "hours,slept,name,passed\n1,7,Ann,no\n6,6,Ben,yes\n3,8,Chlo\u00e9,no\
 
 
 def test_a_bad_upload_shows_the_error_and_keeps_the_previous_dataset(open_app):
-    app = open_app(dataset="iris", algo="cart")
+    app = open_app(dataset="iris", algo="cart", page="data")
     app.set("selectbox", "dataset", "__upload__")
     assert app.title == "Data: Iris"  # until a file is read, the previous dataset stays
     app.at.file_uploader(key="upload_file").upload("bad.csv", BAD_CSV, "text/csv").run()
@@ -194,7 +226,7 @@ def test_a_bad_upload_shows_the_error_and_keeps_the_previous_dataset(open_app):
 
 
 def test_an_upload_above_the_size_limit_is_refused(open_app):
-    app = open_app(dataset="tennis")
+    app = open_app(dataset="tennis", page="data")
     app.set("selectbox", "dataset", "__upload__")
     big = b"x,y\n" + b"1,a\n" * (5 * 1024 * 1024 // 4 + 10)
     app.at.file_uploader(key="upload_file").upload("big.csv", big, "text/csv").run()
@@ -222,7 +254,7 @@ def test_names_from_a_file_stay_text_everywhere(open_app):
 
 
 def test_kinds_can_be_overridden_and_a_bad_kind_is_refused(open_app):
-    app = open_app(dataset="iris", algo="cart")
+    app = open_app(dataset="iris", algo="cart", page="data")
     key = "kind|iris|species|sepal_length"
     assert key not in [s.key for s in app.at.selectbox]  # the menus are sent only while open
     app.open("kinds_open").set("selectbox", key, "ignore")
@@ -232,7 +264,7 @@ def test_kinds_can_be_overridden_and_a_bad_kind_is_refused(open_app):
     app.at.run()
     app.page("step").page("data")
     assert app.at.metric[1].value == "3" and app.at.query_params["kinds"] == "sepal_length:ignore"
-    app = open_app(dataset="tennis", algo="cart")
+    app = open_app(dataset="tennis", algo="cart", page="data")
     app.open("kinds_open").set("selectbox", "kind|tennis|play|outlook", "numeric")
     assert any("Column 'outlook' is set to numeric" in e for e in app.errors)
     assert app.title == "Data: PlayTennis" and not app.at.exception

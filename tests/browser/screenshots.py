@@ -50,11 +50,12 @@ def main() -> None:
     process, url = conftest.start_server()
     formulas, thresholds = "Split information and gain ratio", "Every threshold of a numeric attribute"
     shots = [  # name, address, what must be drawn, headings to scroll to for more screenshots
-        ("data-tennis", "/?dataset=tennis&algo=id3", (PLOT,), ()),
+        ("landing", "/", (GRAPH,), ()),
+        ("data-tennis", "/?dataset=tennis&algo=id3&page=data", (PLOT,), ()),
         ("step-tennis", "/step?dataset=tennis&algo=id3&step=1", (GRAPH, LATEX), (formulas,)),
         ("step-tennis-leaf", "/step?dataset=tennis&algo=id3&step=3", (GRAPH,), ()),
         ("tree-tennis", "/tree?dataset=tennis&algo=id3&step=8", (GRAPH,), ()),
-        ("data-iris", "/?dataset=iris&algo=cart", (PLOT,), ()),
+        ("data-iris", "/?dataset=iris&algo=cart&page=data", (PLOT,), ()),
         ("step-iris", "/step?dataset=iris&algo=cart&step=1", (GRAPH, LATEX, PLOT), ("Gini index", thresholds)),
         ("step-iris-c45", "/step?dataset=iris&algo=c45&step=3", (GRAPH, LATEX, PLOT), (formulas,)),
         ("tree-iris", "/tree?dataset=iris&algo=c45&step=15", (GRAPH,), ()),
@@ -88,7 +89,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as folder:
                 csv = Path(folder) / "exam.csv"
                 csv.write_text(UPLOAD_CSV, encoding="utf-8")
-                page.goto(url + "/?dataset=tennis&algo=cart")
+                page.goto(url + "/?dataset=tennis&algo=cart&page=data")
                 settle(page, PLOT)
                 page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
                 page.get_by_role("option", name="Upload a CSV file…").click()

@@ -44,12 +44,12 @@ def check_drawn(page, ui, *drawn: str) -> None:
 
 
 def test_every_page_draws_its_charts_without_an_error_box(page, app_url, ui):
-    page.goto(app_url + "/?dataset=tennis&algo=id3")
-    check_drawn(page, ui, "PLOT")
-    nav(page, "Step through")
+    page.goto(app_url + "/?dataset=tennis&algo=id3")  # without page=, a link opens the Step page
     check_drawn(page, ui, "GRAPH")
     page.get_by_role("button", name="Next step").click()
     check_drawn(page, ui, "GRAPH", "LATEX")
+    nav(page, "Data")
+    check_drawn(page, ui, "PLOT")
     nav(page, "Tree")
     check_drawn(page, ui, "GRAPH")
     nav(page, "Partitions")
@@ -109,7 +109,7 @@ def _upload(page, tmp_path, name: str, text: str) -> None:
 
 
 def test_an_upload_through_the_real_file_input_is_used(page, app_url, ui, tmp_path):
-    page.goto(app_url + "/?dataset=tennis&algo=cart")
+    page.goto(app_url + "/?dataset=tennis&algo=cart&page=data")
     ui.settle(page, ui.PLOT)
     _upload(page, tmp_path, "exam.csv", EXAM)
     page.get_by_text("Data: exam.csv").wait_for(timeout=30_000)  # the page title names the file
@@ -120,7 +120,7 @@ def test_an_upload_through_the_real_file_input_is_used(page, app_url, ui, tmp_pa
 
 
 def test_a_bad_upload_shows_its_error_and_keeps_the_dataset(page, app_url, ui, tmp_path):
-    page.goto(app_url + "/?dataset=tennis&algo=id3")
+    page.goto(app_url + "/?dataset=tennis&algo=id3&page=data")
     ui.settle(page, ui.PLOT)
     _upload(page, tmp_path, "broken.csv", "a,b\n1,2,3\n")
     page.get_by_text("has 3 fields but the header has 2").wait_for(timeout=30_000)
@@ -129,7 +129,7 @@ def test_a_bad_upload_shows_its_error_and_keeps_the_dataset(page, app_url, ui, t
 
 
 def test_names_from_a_file_are_shown_as_text(page, app_url, ui, tmp_path):
-    page.goto(app_url + "/?dataset=tennis&algo=cart")
+    page.goto(app_url + "/?dataset=tennis&algo=cart&page=data")
     ui.settle(page, ui.PLOT)
     _upload(page, tmp_path, "evil.csv", EVIL)
     page.get_by_text("evil.csv").first.wait_for(timeout=30_000)
