@@ -254,16 +254,22 @@ def settings_ui(regression: bool) -> tuple[str, tuple]:
                       help="Nodes at this depth become leaves (the root has depth 0). Empty: no limit.")
     right.number_input("Min leaf size", key="min_leaf", step=1,
                        help="Every branch a split makes must hold at least this many rows.")
-    left.number_input("Purity π", value=None, key="purity", step=0.05, format="%.2f", placeholder="off",
-                      help="A node whose majority class holds at least this fraction of its rows becomes a leaf "
-                           "(Zaki & Meira's π). Empty: off.")
+    if regression:  # purity is a class share; the menu's value is kept for a target with classes
+        left.number_input("Purity π", value=None, key="purity_regression", disabled=True,
+                          placeholder="classes only", help="Zaki & Meira's π is the share of a node's majority "
+                                                           "class: it does not apply to a numeric target.")
+    else:
+        left.number_input("Purity π", value=None, key="purity", step=0.05, format="%.2f", placeholder="off",
+                          help="A node whose majority class holds at least this fraction of its rows becomes "
+                               "a leaf (Zaki & Meira's π). Empty: off.")
     right.number_input("Min gain", key="min_gain", step=0.01, format="%.3f",
                        help="Split only when the best gain exceeds this value (pre-pruning, seed 003).")
     box = st.expander("Missing values, priors, regression", key="more_settings_open", on_change="rerun")
     if box.open:  # sent only while open; the values live in session state (see keep_values)
         with box:
             more_settings_ui()
-    changed = {name: state[key] for key, name in SETTINGS.items() if state[key] != preset_value(algorithm, key)}
+    used = {key: None if regression and key == "purity" else state[key] for key in SETTINGS}
+    changed = {name: used[key] for key, name in SETTINGS.items() if used[key] != preset_value(algorithm, key)}
     if changed.get("priors") == "data":
         changed.pop("priors")
     if changed.get("task") == "auto":

@@ -21,9 +21,11 @@ PAGE_NAMES = ("data", "step", "tree", "partitions")
 
 def dtlearn_refuses(name: str, algorithm: str) -> str | None:
     """dtlearn's own message when it cannot grow this preset on this dataset (e.g. ID3 on a
-    numeric target), else None."""
+    numeric target), else None. For a numeric target the sidebar turns purity off (Zaki's preset)."""
+    data = dtlearn.load_dataset(name)
+    off = {"min_purity": None} if dtlearn.infer_task(data) == "regression" else {}
     try:
-        dtlearn.fit(dtlearn.load_dataset(name), algorithm, max_depth=0)
+        dtlearn.fit(data, algorithm, max_depth=0, **off)
     except ValueError as error:
         return str(error)
     return None
@@ -192,6 +194,20 @@ def test_a_regression_target_shows_its_criterion_fixed_and_keeps_the_chosen_one(
     assert app.at.selectbox(key="criterion").value == "entropy"
     assert not [s for s in app.at.sidebar.selectbox if s.key == "criterion_regression"]
     assert app.at.markdown[0].value.endswith("CART · information gain")
+
+
+def test_zaki_s_purity_is_off_for_a_regression_target_and_kept_for_classes(open_app):
+    # Zaki's preset sets purity pi = 0.95, a share of the majority class: dtlearn refuses it for a
+    # numeric target, so the sidebar shows it off (disabled) and grows the tree without it.
+    app = open_app(dataset="tips", algo="zaki").page("step")
+    app.assert_clean()
+    assert app.at.number_input(key="purity_regression").disabled
+    expected = dtlearn.fit(dtlearn.load_dataset("tips"), "zaki", min_purity=None)
+    assert expected.is_regression and app.headers[0].startswith(f"Step 0 of {expected.total_steps}")
+    app.set("selectbox", "target", "sex")
+    app.assert_clean()
+    assert app.at.number_input(key="purity").value == pytest.approx(0.95)
+    assert "min_purity" not in dict(app.at.session_state["choices"].settings)
 
 
 def test_id3_on_numbers_warns_that_each_number_is_a_category(open_app):
