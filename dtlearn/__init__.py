@@ -10,11 +10,12 @@ The public API (stable names):
 from .catalog import dataset_info, dataset_names, load_dataset
 from .data import DataError, Dataset, read_csv
 from .impurity import entropy, gini, misclassification
-from .induction import fit, infer_task, split_table
-from .evaluation import (accuracy, confusion_matrix, cross_validate, error, mean_squared_error,
-                         overfitting_curve, train_test_split, train_validation_test_split)
+from .induction import infer_task, split_table
+from .evaluation import (accuracy, confusion_matrix, error, mean_squared_error, train_test_split,
+                         train_validation_test_split)
 from .partition import Rectangle, SplitLine, partition, split_lines
-from .pruning import cost_complexity_cv, cost_complexity_path, prune, rpart_cp_table
+from .pruning import cost_complexity_path, rpart_cp_table
+from .api import cost_complexity_cv, cross_validate, fit, overfitting_curve, prune
 from .settings import ALGORITHMS, PRESETS, Settings, make_settings
 from .tree import Node, Step, Tree
 

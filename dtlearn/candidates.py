@@ -1,11 +1,12 @@
-"""Candidate splits of one node, as class weights per branch (scored in `measures`).
+"""The candidate splits of one node, attribute by attribute, as class weights per branch.
 
-- `NumericScan`: every binary threshold of every numeric attribute from one sort of the
-  node's rows and cumulative class weights (Zaki & Meira's EVALUATE-NUMERIC-ATTRIBUTE,
-  O(n log n + nk), vectorised over attributes too). Thresholds are midpoints between
-  successive distinct values (seed 000 eq. 7).
+Each block holds the candidates of one attribute and their `measures` (the definitions):
+- `threshold_block`: every binary cut of a numeric attribute, from one sort of the node's rows
+  and cumulative class weights (Zaki & Meira's EVALUATE-NUMERIC-ATTRIBUTE, O(n log n + nk)).
+  A cut lies between two successive distinct values (values closer than `tolerance` count as
+  equal, as J48 does with 1e-5); its threshold is their midpoint (Quinlan 1993).
 - `multiway_block`: one branch per value of the attribute's whole domain (ID3, C4.5), so a
-  value absent at this node gives an empty branch (seed 000, stopping condition 3).
+  value absent at this node gives an empty branch (Quinlan 1986).
 - `subset_block`: binary splits X in V (CART; Zaki & Meira). Two classes: Breiman's
   shortcut (values ordered by class proportion, p-1 prefixes: exact). More classes: every
   partition while the node has at most `max_exhaustive_values` values; beyond that the
@@ -15,13 +16,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations
 
 import numpy as np
 
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .measures import BinaryStats, RegressionStats, RegressionThresholdScores, SplitStats, ThresholdScores
+from .measures import RegressionStats, SplitStats
+
+MAX_SUBSETS = 200_000  # Zaki's subsets of size <= l are refused beyond this many (memory)
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,11 +32,12 @@ class Block:
 
     attribute: str
     kind: str  # "threshold" | "multiway" | "subset"
-    stats: SplitStats
+    stats: object  # SplitStats | RegressionStats over the C candidates
     thresholds: np.ndarray | None = None  # (C,) midpoints, threshold blocks only
     values: tuple[str, ...] = ()  # multiway: the branches; subset: the attribute's domain
     subsets: np.ndarray | None = None  # (C, V) bool: value in V, subset blocks only
     note: str = ""  # e.g. that a subset search was approximate
+    known: float = 0.0  # case weight of the node's rows whose value is known
 
     @property
     def size(self) -> int:
@@ -51,95 +54,67 @@ class Block:
         return SubsetTest(self.attribute, left, right)
 
 
-class NumericScan:
-    """All thresholds of the numeric attributes at a node; arrays are (attributes, positions).
-
-    Position i is the cut between the i-th and (i+1)-th smallest values of an attribute.
-    """
-
-    def __init__(self, encoded, values: np.ndarray, channels: np.ndarray, node_summary: np.ndarray):
-        self.encoded = encoded
-        self.attributes = encoded.numeric_attributes  # values: (A, m), one attribute per row
-        order = np.argsort(values, axis=1)  # NaN sorts last; ties in any order (same cut counts)
-        xs = np.take_along_axis(values, order, axis=1)
-        known = ~np.isnan(xs)
-        cumulative = np.empty((len(channels),) + xs.shape)
-        for c, channel in enumerate(channels):
-            np.cumsum(np.where(known, channel[order], 0.0), axis=1, out=cumulative[c])
-        known_sums = cumulative[:, :, -1] if xs.shape[1] else np.zeros((len(channels), xs.shape[0]))
-        missing = np.maximum(node_summary[:, None] - known_sums, 0.0)
-        self.xs = xs
-        self.known_sums = known_sums.T  # (A, C)
-        self.missing = missing.T
-        self.distinct = known[:, 1:] & (xs[:, 1:] > xs[:, :-1])  # a cut between two different values
-        left = cumulative[:, :, :-1]
-        if encoded.is_regression:
-            self.scores = RegressionThresholdScores(left, known_sums, missing)
-        elif encoded.sized:
-            k = len(encoded.classes)
-            self.scores = ThresholdScores(left[:k], known_sums[:k], missing[:k], left[k], known_sums[k])
-        else:
-            self.scores = ThresholdScores(left, known_sums, missing)
-
-    def thresholds(self, j: int, positions: np.ndarray) -> np.ndarray:
-        below, above = self.xs[j, positions], self.xs[j, positions + 1]
-        mid = below / 2 + above / 2  # halves first: no overflow; as scikit-learn does
-        return np.where((mid >= above) | ~np.isfinite(mid), below, mid)
-
-    def block(self, j: int) -> Block:
-        """The candidates of attribute j: one per distinct cut, ascending."""
-        positions = np.flatnonzero(self.distinct[j])
-        left = self.scores.left[:, j, positions].T  # (C, channels)
-        if isinstance(self.scores, ThresholdScores) and self.scores.size_left is not None:
-            left = np.column_stack([left, self.scores.size_left[j, positions]])
-        stats = binary_stats(self.encoded, left, self.known_sums[j], self.missing[j])
-        return Block(self.attributes[j], "threshold", stats, thresholds=self.thresholds(j, positions))
-
-
-def binary_stats(encoded, left: np.ndarray, known: np.ndarray, missing: np.ndarray):
-    """Stats of binary candidates from the left branch's channel sums (C, channels)."""
+def _stats(encoded, branches: np.ndarray, missing: np.ndarray, correction=0.0):
+    """Measures of candidates whose branches hold the channel sums `branches` (C, B, channels)."""
     if encoded.is_regression:
-        return RegressionStats(np.stack([left, known - left], axis=-2), missing)
+        return RegressionStats(branches, missing)
     if encoded.sized:
         k = len(encoded.classes)
-        return BinaryStats(left[:, :k], known[:k], missing[:k], left[:, k], known[k])
-    return BinaryStats(left, known, missing)
+        return SplitStats(branches[..., :k], missing[:k], sizes=branches[..., k], correction=correction)
+    return SplitStats(branches, missing, correction=correction)
+
+
+def midpoints(below: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """Cut thresholds between neighbouring values: halves first (no overflow), as scikit-learn;
+    the lower value where the midpoint rounds up to the upper one."""
+    mid = below / 2 + above / 2
+    return np.where((mid >= above) | ~np.isfinite(mid), below, mid)
+
+
+def threshold_block(encoded, attribute: str, rows, channels, node_summary, tolerance: float = 0.0) -> Block:
+    """Every cut of a numeric attribute at the node, cuts ascending."""
+    values = encoded.numeric(attribute)[rows]
+    order = np.argsort(values, kind="stable")  # NaN last; equal values in row order
+    xs = values[order]
+    known = ~np.isnan(xs)
+    n_known = int(known.sum())
+    sums = np.cumsum(channels[:, order[:n_known]], axis=1)  # (channels, n_known)
+    known_sums = sums[:, -1] if n_known else np.zeros(len(channels))
+    missing = np.maximum(node_summary - known_sums, 0.0)
+    cut = np.flatnonzero(xs[:n_known - 1] + tolerance < xs[1:n_known]) if n_known > 1 else np.zeros(0, int)
+    left = sums[:, cut].T  # (C, channels)
+    branches = np.stack([left, known_sums[None, :] - left], axis=1)
+    stats = _stats(encoded, branches, missing)
+    return Block(attribute, "threshold", stats, thresholds=midpoints(xs[cut], xs[cut + 1]))
+
+
+def value_sums(codes: np.ndarray, n_values: int, channels: np.ndarray) -> np.ndarray:
+    """(values, channels): each channel summed over the rows holding each value."""
+    known = codes >= 0
+    return np.column_stack([np.bincount(codes[known], weights=channel[known], minlength=n_values)
+                            for channel in channels])
 
 
 def multiway_block(encoded, attribute: str, codes: np.ndarray, values: tuple[str, ...], channels,
                    node_summary) -> Block:
-    sums = _sums_by_value(codes, len(values), channels)
+    sums = value_sums(codes, len(values), channels)
     missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
-    if encoded.is_regression:
-        stats = RegressionStats(sums[None], missing)
-    elif encoded.sized:
-        k = len(encoded.classes)
-        stats = SplitStats(sums[None, :, :k], missing[:k], sizes=sums[None, :, k])
-    else:
-        stats = SplitStats(sums[None], missing)
-    return Block(attribute, "multiway", stats, values=values)
+    return Block(attribute, "multiway", _stats(encoded, sums[None], missing), values=values)
 
 
 def subset_block(encoded, attribute, codes, values, channels, node_summary, max_exhaustive: int,
                  max_subset_size: int | None = None) -> Block:
-    sums = _sums_by_value(codes, len(values), channels)
+    sums = value_sums(codes, len(values), channels)
     missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
     if max_subset_size is not None:
-        subsets, note = _small_subsets(sums, max_subset_size)
+        subsets, note = small_subsets(sums, max_subset_size)
     elif encoded.is_regression:
         subsets, note = _prefixes(sums, [_order_by_mean(sums)]), ""
     else:
         subsets, note = _subsets(sums[:, :len(encoded.classes)], max_exhaustive)
     left = subsets.astype(float) @ sums  # (C, channels)
-    stats = binary_stats(encoded, left, sums.sum(axis=0), missing)
-    return Block(attribute, "subset", stats, values=values, subsets=subsets, note=note)
-
-
-def _sums_by_value(codes, n_values, channels) -> np.ndarray:
-    """(values, channels): each channel summed over the rows holding each value."""
-    known = codes >= 0
-    return np.column_stack([np.bincount(codes[known], weights=channel[known], minlength=n_values)
-                            for channel in channels])
+    branches = np.stack([left, sums.sum(axis=0)[None, :] - left], axis=1)
+    return Block(attribute, "subset", _stats(encoded, branches, missing), values=values, subsets=subsets, note=note)
 
 
 def _order_by_mean(sums) -> np.ndarray:
@@ -169,10 +144,21 @@ def _prefixes(sums, orderings) -> np.ndarray:
     return np.array(rows) if rows else np.zeros((0, n_values), dtype=bool)
 
 
-def _small_subsets(sums, max_size: int) -> tuple[np.ndarray, str]:
+def count_small_subsets(n_present: int, max_size: int) -> int:
+    """How many sets V with 1 <= |V| <= l Zaki & Meira's search scores over p present values."""
+    from math import comb
+
+    return sum(comb(n_present, size) for size in range(1, min(max_size, n_present - 1) + 1))
+
+
+def small_subsets(sums, max_size: int) -> tuple[np.ndarray, str]:
     """Zaki & Meira's EVALUATE-CATEGORICAL-ATTRIBUTE: every V with 1 <= |V| <= l, in size
     then value order (V and its complement may both appear, as in their table)."""
     present = np.flatnonzero(np.abs(sums).sum(axis=1) > 0)
+    total = count_small_subsets(len(present), max_size)
+    if total > MAX_SUBSETS:
+        raise ValueError(f"Zaki's subset search would score {total:,} sets of at most {max_size} of "
+                         f"{len(present)} values at one node; choose a smaller largest value set |V|.")
     rows = []
     for size in range(1, min(max_size, len(present) - 1) + 1):
         for combo in combinations(present.tolist(), size):
@@ -226,4 +212,3 @@ def data_value_below(column: np.ndarray, cut: float) -> float:
     """The largest training value <= cut (J48 writes its thresholds this way)."""
     below = column[column <= cut]
     return float(below.max()) if below.size else cut
-

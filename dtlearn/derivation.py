@@ -4,9 +4,10 @@ Every function takes one row of a candidate-split table (`split_table`, `Step.ta
 mapping with `branch_counts` (class weights per branch), `n` (the node's weight) and
 `known` (rho, the share of that weight whose value is known), plus `branches` and
 `attribute` for naming, and the class labels; it returns LaTeX for `st.latex` or KaTeX.
-The numbers are recomputed here from the counts, by the textbook formulas written out
-(Quinlan 1986, 1993; Breiman et al. 1984; seed 000 eq. 1-10), so a student can redo each
-line by hand; `tests/test_derivation.py` checks that they agree with the table.
+Every number a line arrives at is the table's own (the row's gain, split info, ...), or, for
+the numbers the table has no column for (each branch's entropy), the same `measures`
+definitions applied to the row's counts: the formulas shown are those of Quinlan (1986, 1993)
+and Breiman et al. (1984), written out so a student can redo each line by hand.
 
     Ent(D)    = -sum_k p_k log2 p_k                       Gini(D) = 1 - sum_k p_k^2
     Gain      = rho (Ent(D~) - sum_v |D~_v|/|D~| Ent(D~_v))     (D~: rows whose value is known)
@@ -30,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Dataset, label
+from .measures import SplitStats
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -97,21 +99,6 @@ def _fraction(part: float, whole: float) -> str:
     return r"\tfrac{" + weight(part) + "}{" + weight(whole) + "}"
 
 
-def _entropy(counts) -> float:
-    counts = np.asarray(counts, dtype=float)
-    total = counts.sum()
-    if total <= 0:
-        return 0.0
-    p = counts[counts > 0] / total
-    return float(-(p * np.log2(p)).sum()) + 0.0
-
-
-def _gini(counts) -> float:
-    counts = np.asarray(counts, dtype=float)
-    total = counts.sum()
-    return float(1.0 - ((counts / total) ** 2).sum()) if total > 0 else 0.0
-
-
 # the row ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -120,7 +107,17 @@ class _Row:
     n: float  # the node's weight, unknown values included
     attribute: str | None
     branches: tuple[str, ...]
-    adjusted_gain: float
+    stats: SplitStats  # the measures definitions over this one candidate
+    values: Mapping  # the table's numbers for it (when given a table row)
+    correction: float  # C4.5's threshold correction (0: none)
+    cuts: float  # the cuts it counts (NaN: none)
+
+    def value(self, column: str) -> float:
+        """The table's number when the row has it, else the definition's."""
+        given = self.values.get(column)
+        if given is not None and not pd.isna(given):
+            return float(given)
+        return float(np.asarray(getattr(self.stats, column))[0])
 
     @property
     def node(self) -> np.ndarray:
@@ -152,9 +149,20 @@ def _row(row: Mapping) -> _Row:
     if counts.ndim != 2:
         raise ValueError("A split-table row needs branch_counts: one tuple of class weights per branch.")
     branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(counts)))
-    adjusted = row.get("adjusted_gain")
-    adjusted = float(adjusted) if adjusted is not None and not pd.isna(adjusted) else float("nan")
-    return _Row(counts, float(row["n"]), row.get("attribute"), branches, adjusted)
+    n = float(row["n"])
+    missing = np.zeros(counts.shape[1])
+    missing[0] = max(n - float(counts.sum()), 0.0)
+    correction = row.get("correction")
+    correction = float(correction) if correction is not None and not pd.isna(correction) else 0.0
+    cuts = row.get("cuts")
+    cuts = float(cuts) if cuts is not None and not pd.isna(cuts) else float("nan")
+    stats = SplitStats(counts[None], missing, correction=correction)
+    values = {c: row[c] for c in MEASURES if c in row}
+    return _Row(counts, n, row.get("attribute"), branches, stats, values, correction, cuts)
+
+
+MEASURES = ("entropy_before", "entropy_after", "gain", "split_info", "gain_ratio", "corrected_gain",
+            "gini_before", "gini_after", "gini_gain")
 
 
 def branch_name(branch_label: str, node: str = "D") -> str:
@@ -180,10 +188,10 @@ def _entropy_terms(counts) -> list[str]:
     return ["- " + _fraction(c, total) + r"\log_2" + _fraction(c, total) for c in counts if c > 0]
 
 
-def _entropy_line(name: str, counts) -> str:
+def _entropy_line(name: str, counts, value: float) -> str:
     if float(np.sum(counts)) <= 0:
         return r"\mathrm{Ent}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
-    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(_entropy(counts)))
+    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(value))
 
 
 def node_counts(row: Mapping, classes: Sequence[str]) -> str:
@@ -200,34 +208,34 @@ def node_counts(row: Mapping, classes: Sequence[str]) -> str:
 def entropy_of_node(row: Mapping, classes: Sequence[str]) -> str:
     """Ent(D) with the class fractions substituted (of the known rows D~ if values are missing)."""
     r = _row(row)
-    return _entropy_line(r.node_name, r.node)
+    return _entropy_line(r.node_name, r.node, r.value("entropy_before"))
 
 
 def branch_entropies(row: Mapping, classes: Sequence[str]) -> list[str]:
     """Ent(D_v) for every branch v, one line each."""
     r = _row(row)
     node = r.node_name
-    return [_entropy_line(branch_name(b, node), c) for b, c in zip(r.branches, r.counts)]
+    values = r.stats.branch_entropies[0]
+    return [_entropy_line(branch_name(b, node), c, v) for b, c, v in zip(r.branches, r.counts, values)]
 
 
-def _weighted(r: _Row, measure, name: str, symbol: str) -> tuple[str, float]:
+def _weighted(r: _Row, per_branch: np.ndarray, after: float, name: str, symbol: str) -> str:
     node = r.node_name
     sizes = r.counts.sum(axis=1)
-    values = [measure(c) for c in r.counts]
-    after = float(sum(s / r.n_known * v for s, v in zip(sizes, values))) if r.n_known > 0 else 0.0
     terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v)
-             for i, (s, v) in enumerate(zip(sizes, values))]
+             for i, (s, v) in enumerate(zip(sizes, per_branch))]
     general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
-    return _equation(name, general, terms, number(after)), after
+    return _equation(name, general, terms, number(after))
 
 
 def weighted_entropy(row: Mapping) -> str:
     """The entropy after the split: branch entropies weighted by branch size."""
-    return _weighted(_row(row), _entropy, r"\mathrm{Ent}_{\text{after}}", r"\mathrm{Ent}")[0]
+    r = _row(row)
+    return _weighted(r, r.stats.branch_entropies[0], r.value("entropy_after"), r"\mathrm{Ent}_{\text{after}}",
+                     r"\mathrm{Ent}")
 
 
-def _gain_line(r: _Row, name: str, before: float, after: float, symbol: str) -> str:
-    gain = max(r.rho * (before - after), 0.0)
+def _gain_line(r: _Row, name: str, before: float, after: float, gain: float, symbol: str) -> str:
     node = r.node_name
     if r.has_missing:
         return (name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
@@ -249,9 +257,9 @@ def known_share(row: Mapping) -> str | None:
 def information_gain(row: Mapping) -> str:
     """Gain(D, a) = Ent(D) - Ent_after (times rho when values are missing)."""
     r = _row(row)
-    after = _weighted(r, _entropy, "", "")[1]
     name = r"\mathrm{Gain}(D, " + _attribute(r) + ")"
-    return _gain_line(r, name, _entropy(r.node), after, r"\mathrm{Ent}")
+    return _gain_line(r, name, r.value("entropy_before"), r.value("entropy_after"), r.value("gain"),
+                      r"\mathrm{Ent}")
 
 
 def _split_parts(r: _Row) -> np.ndarray:
@@ -267,68 +275,67 @@ def split_information(row: Mapping) -> str:
     if parts.sum() <= 0 or (parts > 0).sum() < 2:
         return name + " = 0"
     note = r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}" if r.has_missing else ""
-    return _equation(name, _entropy_terms(parts), number(_entropy(parts)), note=note)
-
-
-def _gain_value(r: _Row) -> float:
-    after = _weighted(r, _entropy, "", "")[1]
-    return max(r.rho * (_entropy(r.node) - after), 0.0)
+    return _equation(name, _entropy_terms(parts), number(r.value("split_info")), note=note)
 
 
 def gain_ratio(row: Mapping) -> list[str]:
     """GainRatio = Gain / IV; with C4.5's threshold correction, the corrected gain first."""
     r = _row(row)
-    gain, info = _gain_value(r), _entropy(_split_parts(r))
+    gain, info = r.value("gain"), r.value("split_info")
     name = r"\mathrm{GainRatio}(D, " + _attribute(r) + ")"
     lines = []
-    if not math.isnan(r.adjusted_gain):
-        correction = gain - r.adjusted_gain
-        thresholds = 2 ** (correction * r.n)
-        count = weight(round(thresholds)) if abs(thresholds - round(thresholds)) < 1e-6 else r"\#"
+    top = r"\mathrm{Gain}"
+    if r.correction:
+        count = weight(r.cuts) if not math.isnan(r.cuts) else r"\#"
+        corrected = r.value("corrected_gain")
         lines.append(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
-                     + number(gain) + " - " + number(correction, 4) + " = " + number(r.adjusted_gain)
+                     + number(gain) + " - " + number(r.correction, 4) + " = " + number(corrected)
                      + r"\quad\text{(C4.5's correction for choosing among " + count + r" thresholds)}")
-        gain, top = r.adjusted_gain, r"\mathrm{Gain}'"
-    else:
-        top = r"\mathrm{Gain}"
+        gain, top = corrected, r"\mathrm{Gain}'"
     if info <= 0:
         lines.append(name + r" = 0\quad\text{(IV = 0: a single branch holds every row)}")
         return lines
-    ratio = gain / info if gain > 0 else 0.0
+    if gain <= 0:
+        lines.append(name + r" = 0\quad\text{(" + ("the corrected gain" if r.correction else "the gain")
+                     + r" is not positive)}")
+        return lines
     lines.append(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain) + "}{" + number(info)
-                 + "} = " + number(ratio))
+                 + "} = " + number(r.value("gain_ratio")))
     return lines
 
 
 # Gini ------------------------------------------------------------------------------------
 
-def _gini_line(name: str, counts) -> str:
+def _gini_line(name: str, counts, value: float) -> str:
     total = float(np.sum(counts))
     if total <= 0:
         return r"\mathrm{Gini}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
     terms = ["- " + r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
-    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(_gini(counts)))
+    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(value))
 
 
 def gini_of_node(row: Mapping, classes: Sequence[str]) -> str:
     """Gini(D) = 1 - sum_k p_k^2 with the fractions substituted."""
     r = _row(row)
-    return _gini_line(r.node_name, r.node)
+    return _gini_line(r.node_name, r.node, r.value("gini_before"))
 
 
 def branch_ginis(row: Mapping, classes: Sequence[str]) -> list[str]:
     r = _row(row)
-    return [_gini_line(branch_name(b, r.node_name), c) for b, c in zip(r.branches, r.counts)]
+    return [_gini_line(branch_name(b, r.node_name), c, v)
+            for b, c, v in zip(r.branches, r.counts, r.stats.branch_ginis[0])]
 
 
 def weighted_gini(row: Mapping) -> str:
-    return _weighted(_row(row), _gini, r"\mathrm{Gini}_{\text{after}}", r"\mathrm{Gini}")[0]
+    r = _row(row)
+    return _weighted(r, r.stats.branch_ginis[0], r.value("gini_after"), r"\mathrm{Gini}_{\text{after}}",
+                     r"\mathrm{Gini}")
 
 
 def gini_gain(row: Mapping) -> str:
     r = _row(row)
-    after = _weighted(r, _gini, "", "")[1]
-    return _gain_line(r, r"\Delta\mathrm{Gini}(D, " + _attribute(r) + ")", _gini(r.node), after, r"\mathrm{Gini}")
+    return _gain_line(r, r"\Delta\mathrm{Gini}(D, " + _attribute(r) + ")", r.value("gini_before"),
+                      r.value("gini_after"), r.value("gini_gain"), r"\mathrm{Gini}")
 
 
 # all of it -------------------------------------------------------------------------------
@@ -394,57 +401,45 @@ def regression_derivation(row: Mapping) -> tuple[Section, ...]:
 
 
 def measures(row: Mapping) -> dict[str, float]:
-    """The numbers the derivation arrives at (unrounded), to compare with the table."""
-    r = _row(row)
-    info = _entropy(_split_parts(r))
-    gain = _gain_value(r)
-    gini_after = _weighted(r, _gini, "", "")[1]
-    return {
-        "entropy_before": _entropy(r.node),
-        "entropy_after": _weighted(r, _entropy, "", "")[1],
-        "gain": gain,
-        "split_info": info,
-        "gain_ratio": gain / info if info > 0 and gain > 0 else 0.0,
-        "gini_before": _gini(r.node),
-        "gini_after": gini_after,
-        "gini_gain": max(r.rho * (_gini(r.node) - gini_after), 0.0),
-    }
+    """The `measures` definitions applied to a row's class weights alone (unrounded): what the
+    table's numbers must equal."""
+    r = _row({key: row[key] for key in ("branch_counts", "n", "correction", "cuts") if key in row})
+    return {column: r.value(column) for column in MEASURES}
 
 
 # what a page shows besides formulas -------------------------------------------------------
 
-def rows_at(tree, frame: pd.DataFrame, node_id: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of the training rows that reach a node, and their weights.
+def rows_at(tree, frame: pd.DataFrame | None, node_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the training rows that reach a node, and their weights, as induction sent
+    them (C4.5: a row whose tested value is missing follows every branch with the branch's share
+    of the known weight, so its weight is fractional; CART: its surrogates). After subtree
+    raising, the rows the raised subtree was re-sorted with. (`frame`, the training table, is
+    not needed: the tree carries its training data.)"""
+    node = tree.node(node_id)  # KeyError for a node that is not in this tree
+    growth = tree.steps[0].origin if tree.steps else None
+    if growth is None:
+        from .steps import Growth
 
-    The tests on the path from the root are applied to `frame` (the training table);
-    a row whose tested value is missing follows every branch with the branch's share of
-    the known weight, as in C4.5 (so its weight is fractional).
-    """
-    path = _path_to(tree.root, node_id)
-    if path is None:
-        raise KeyError(f"No node {node_id} in this tree.")
-    step = next((st for st in tree.steps if st.node_id == node_id and st.action in ("split", "leaf")), None)
-    if step is not None and step.weight > 0 and step.evaluation is not None:
-        return step.evaluation.rows, step.evaluation.weights  # as induction sent them (surrogates too)
-    frame = tree.prepare(frame)
-    rows = np.arange(len(frame))
-    weights = np.ones(len(frame))
-    for node, branch in path:
-        goes = node.test.branch_of(frame[node.test.attribute].iloc[rows])
-        share = np.where(goes == branch, 1.0, np.where(goes < 0, node.branch_fractions[branch], 0.0))
-        keep = share > 0
-        rows, weights = rows[keep], weights[keep] * share[keep]
+        growth = Growth(tree.data, tree.settings, tree.class_factor, tree.task)
+    if not any(step.action == "raise" for step in tree.steps):
+        return growth.rows(node.id)
+    from .routing import branches
+
+    parents = {child.id: (parent, b) for parent in tree.nodes() for b, child in enumerate(parent.children)}
+    chain = []
+    while node.id in parents:
+        node, b = parents[node.id]
+        chain.append((node, b))
+    encoded = growth.encoded
+    rows, weights = np.arange(encoded.n_rows), np.ones(encoded.n_rows)
+    for parent, b in reversed(chain):
+        branch = branches(encoded, parent.test, rows)
+        unknown = branch < 0
+        share = parent.branch_fractions[b]
+        keep = (branch == b) | (unknown & (share > 0))
+        weights = np.where(unknown, weights * share, weights)[keep]
+        rows = rows[keep]
     return rows, weights
-
-
-def _path_to(node, node_id: int, trail=()):
-    if node.id == node_id:
-        return list(trail)
-    for b, child in enumerate(node.children):
-        found = _path_to(child, node_id, trail + ((node, b),))
-        if found is not None:
-            return found
-    return None
 
 
 def class_counts(data: Dataset) -> pd.DataFrame:

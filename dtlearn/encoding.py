@@ -126,6 +126,18 @@ class Encoded:
     def _categorical(self) -> dict:
         return _LazyCodes(self.data.frame)
 
+    def sized_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The case weights the leaf-size rules count (plain weights)."""
+        return weights
+
+    @cached_property
+    def factor(self) -> np.ndarray:
+        """Per-class multipliers (all 1 without priors or class weights)."""
+        if self.is_regression:
+            return np.ones(0)
+        k = len(self.classes)
+        return np.ones(k) if self.class_factor is None else np.asarray(self.class_factor, dtype=float)
+
 
 class _LazyCodes(dict):
     """Codes per attribute, made on first use (most numeric attributes never need them)."""

@@ -1,5 +1,6 @@
-"""Judging a tree on data: seeded stratified splits, accuracy, confusion matrix, k-fold CV,
-and the overfitting curve of seed 001 (training vs validation accuracy as the tree grows)."""
+"""Judging a tree on data: seeded stratified splits, accuracy, confusion matrix, folds.
+
+(Cross-validation and the overfitting curve grow trees: they are in `api`.)"""
 
 from __future__ import annotations
 
@@ -109,31 +110,6 @@ def fold_indices(data: Dataset, k: int, seed: int = 0) -> list[np.ndarray]:
     if not isinstance(k, int) or k < 2 or k > len(data.frame):
         raise ValueError(f"The number of folds must be a whole number from 2 to {len(data.frame)}.")
     return split_indices(data, [1 / k] * k, seed)
-
-
-def cross_validate(data: Dataset, algorithm: str = "cart", k: int = 5, seed: int = 0, **settings) -> CrossValidation:
-    """Stratified k-fold cross-validation of `fit(data, algorithm, **settings)`."""
-    from .induction import fit
-
-    scores = []
-    for held_out in fold_indices(data, k, seed):
-        train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
-        tree = fit(train, algorithm, **settings)
-        scorer = mean_squared_error if tree.is_regression else accuracy
-        scores.append(scorer(tree, subset(data, held_out)))
-    return CrossValidation(tuple(scores))
-
-
-def overfitting_curve(tree, train: Dataset, validation: Dataset) -> pd.DataFrame:
-    """Training and validation accuracy of the tree after each growth step, against its size
-    (seed 001: training accuracy keeps rising, validation accuracy peaks and falls)."""
-    rows = []
-    for k in range(tree.growth_steps + 1):
-        partial = tree.at_step(k)
-        rows.append({"step": k, "nodes": partial.n_nodes, "leaves": partial.n_leaves,
-                     "train_accuracy": accuracy(partial, train),
-                     "validation_accuracy": accuracy(partial, validation)})
-    return pd.DataFrame(rows)
 
 
 def class_codes(tree, frame: pd.DataFrame, target: str) -> np.ndarray:

@@ -11,8 +11,12 @@ import re
 
 import graphviz
 
+from typing import TYPE_CHECKING
+
 from .data import label
-from .tree import Node, Tree
+
+if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
+    from .tree import Node, Tree
 
 PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
            "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
@@ -60,7 +64,7 @@ def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
                            node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
                                       "fontsize": "12"},
                            edge_attr={"fontname": "Helvetica", "fontsize": "11"})
-    for node in tree.root.walk():
+    for node in tree.root.walk():  # walk() keeps its own stack: any depth
         attributes = {"fillcolor": "white"}
         if node.status == "leaf":
             attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
@@ -79,8 +83,13 @@ def to_dot(tree: Tree, highlight: int | None = None) -> str:
     return to_graphviz(tree, highlight).source
 
 
+INDENT_LEVELS = 40  # deeper lines write their level as a number instead of more bars
+
+
 def to_text(tree: Tree) -> str:
     """Indented text in the style of Weka's J48: `attribute = value: class (n/errors)`.
+    Beyond 40 levels the bars give way to the level's number (`|40| x <= 3`), so that a very
+    deep tree's text grows with its size, not with the square of its depth.
 
     >>> from dtlearn import fit, load_dataset
     >>> print(fit(load_dataset("tennis"), "id3").to_text().splitlines()[0])
@@ -90,23 +99,30 @@ def to_text(tree: Tree) -> str:
     if root.is_leaf:
         return f": {_leaf_text(root)}"
     lines: list[str] = []
-    _text(root, 0, lines)
+    stack = _children_lines(root, 0)
+    while stack:
+        node, level, head = stack.pop()
+        if node.is_leaf:
+            lines.append(f"{head}: {_leaf_text(node)}")
+        else:
+            lines.append(head)
+            stack.extend(_children_lines(node, level + 1))
     return "\n".join(lines)
+
+
+def _children_lines(node: Node, level: int) -> list:
+    """(child, level, its line's head) for each child, last first (a stack pops them in order)."""
+    return [(node.children[b], level, _indent(level) + node.test.condition(b))
+            for b in range(len(node.children) - 1, -1, -1)]
+
+
+def _indent(level: int) -> str:
+    return "|   " * level if level <= INDENT_LEVELS else f"|{level}|   "
 
 
 def leaf_errors(node: Node) -> float:
     """Training errors of a leaf: the weight not of its class (0 for regression)."""
     return node.n - max(node.class_weights) if node.class_weights else 0.0
-
-
-def _text(node: Node, level: int, lines: list[str]) -> None:
-    for child in node.children:
-        head = "|   " * level + node.test.condition(node.children.index(child))
-        if child.is_leaf:
-            lines.append(f"{head}: {_leaf_text(child)}")
-        else:
-            lines.append(head)
-            _text(child, level + 1, lines)
 
 
 def _leaf_text(node: Node) -> str:
@@ -118,22 +134,52 @@ def _leaf_text(node: Node) -> str:
 
 
 def rules(tree: Tree) -> list[str]:
-    """One IF-THEN rule per leaf, conditions from the root down.
+    """One IF-THEN rule per leaf, conditions from the root down; the tests of one numeric
+    attribute on a path are merged into one interval (`3 < x <= 5`), and repeated tests of a
+    categorical attribute into the last (narrowest) one, so a rule has one condition per attribute.
 
     >>> from dtlearn import fit, load_dataset
     >>> fit(load_dataset("tennis"), "id3").rules()[0]
     'IF outlook = Sunny AND humidity = High THEN play = No (3 rows)'
     """
     lines = []
-    for leaf in tree.root.leaves():
-        condition = " AND ".join(leaf.path) if leaf.path else "TRUE"
-        outcome = "?" if leaf.status == "pending" else leaf.prediction
-        lines.append(f"IF {condition} THEN {tree.target} = {outcome} ({label(round(leaf.n, 2))} rows)")
+    stack = [(tree.root, {})]
+    while stack:
+        node, conditions = stack.pop()
+        if node.is_leaf:
+            condition = " AND ".join(_condition(a, c) for a, c in conditions.items()) or "TRUE"
+            outcome = "?" if node.status == "pending" else node.prediction
+            lines.append(f"IF {condition} THEN {tree.target} = {outcome} ({label(round(node.n, 2))} rows)")
+            continue
+        test = node.test
+        for b in range(len(node.children) - 1, -1, -1):
+            below = dict(conditions)
+            if test.kind == "threshold":
+                low, high = below[test.attribute] if isinstance(below.get(test.attribute), tuple) else (None, None)
+                if b == 0:
+                    high = test.threshold if high is None else min(high, test.threshold)
+                else:
+                    low = test.threshold if low is None else max(low, test.threshold)
+                below[test.attribute] = (low, high)
+            else:
+                below[test.attribute] = test.condition(b)
+            stack.append((node.children[b], below))
     return lines
 
 
+def _condition(attribute: str, condition) -> str:
+    if not isinstance(condition, tuple):
+        return condition
+    low, high = condition
+    if low is None:
+        return f"{attribute} <= {label(high)}"
+    if high is None:
+        return f"{attribute} > {label(low)}"
+    return f"{label(low)} < {attribute} <= {label(high)}"
+
+
 def to_dict(tree: Tree) -> dict:
-    """The tree as plain dicts and lists (JSON-serialisable)."""
+    """The tree as plain dicts and lists (JSON-serialisable; a very deep tree nests as deep)."""
     return {
         "target": tree.target,
         "classes": list(tree.classes),
@@ -141,22 +187,25 @@ def to_dict(tree: Tree) -> dict:
         "settings": tree.settings.to_dict(),
         "steps": len(tree.steps),
         "total_steps": tree.total_steps,
-        "root": _node_dict(tree.root),
+        "root": _node_dicts(tree.root),
     }
 
 
-def _node_dict(node: Node) -> dict:
-    return {
-        "id": node.id,
-        "depth": node.depth,
-        "status": node.status,
-        "n": node.n,
-        "class_weights": list(node.class_weights),
-        "prediction": node.prediction,
-        "impurity": node.impurity,
-        "leaf_reason": node.leaf_reason,
-        "step": node.step,
-        "test": node.test.to_dict() if node.test else None,
-        "branches": list(node.test.branch_labels) if node.test else [],
-        "children": [_node_dict(child) for child in node.children],
-    }
+def _node_dicts(root: Node) -> dict:
+    made: dict[int, dict] = {}
+    for node in reversed(list(root.walk())):
+        made[node.id] = {
+            "id": node.id,
+            "depth": node.depth,
+            "status": node.status,
+            "n": node.n,
+            "class_weights": list(node.class_weights),
+            "prediction": node.prediction,
+            "impurity": node.impurity,
+            "leaf_reason": node.leaf_reason,
+            "step": node.step,
+            "test": node.test.to_dict() if node.test else None,
+            "branches": list(node.test.branch_labels) if node.test else [],
+            "children": [made.pop(child.id) for child in node.children],
+        }
+    return made[root.id]

@@ -1,58 +1,54 @@
-"""Top-down induction as a generator of recorded steps (ID3, C4.5, CART).
+"""Top-down induction recorded as steps (ID3, C4.5, CART, Zaki & Meira).
 
 At each node, in this order (the first rule that applies makes a leaf):
- 1. no training rows reach it                    -> the parent's majority (seed 000, cond. 3)
- 2. all rows have one class                      -> pure leaf              (seed 000, cond. 1)
+ 1. no training rows reach it                    -> the parent's majority (Quinlan 1986)
+ 2. all rows have one class                      -> pure leaf
  3. max_depth reached; 4. fewer rows than min_samples_split, at most leaf_size (Zaki's eta), or
     (C4.5) fewer than 2 x min_branch_cases;
  5. majority fraction >= min_purity (Zaki's pi)
- 6. no attribute left, or all rows identical on the attributes left (seed 000, cond. 2)
+ 6. no attribute left, or all rows identical on the attributes left (Quinlan 1986)
  7. no candidate satisfies the split rules (min_samples_leaf, min_branch_cases, ...)
- 8. the best gain does not exceed min_gain > 0 (seed 003), or is 0 where stop_at_zero_gain is set
+ 8. the best gain does not exceed min_gain > 0 (pre-pruning), or is 0 where stop_at_zero_gain is set
 otherwise the best candidate (see `splits` for the tie-break) splits the node.
-Order: depth-first pre-order, branches in their order. C4.5's collapse steps follow growth.
+Steps are numbered depth-first, pre-order, branches in their order; `engine` grows the nodes
+level by level, and `steps` turns its record into that order. C4.5's collapse steps follow.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
-from .candidates import data_value_below
+from . import engine
 from .conditions import ThresholdTest
 from .data import Dataset, label, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
-from .surrogates import find_surrogates
-from .splits import NO_KNOWN, ONE_BRANCH, SMALL_LEAF, TIE, USED, Evaluation, evaluate
-from .tree import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Step, Tree, summarize
+from .splits import explanation, evaluate
+from .steps import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Growth, Step
+from .tree import Tree, summarize
 
 
-def fit(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
-    """Grow a tree with a preset (`id3`, `c45`, `cart`) and optional settings.
-
-    >>> from dtlearn import load_dataset
-    >>> tree = fit(load_dataset("tennis"), "id3")
-    >>> tree.root.test.attribute, tree.n_leaves, tree.depth
-    ('outlook', 5, 2)
-    """
+def grow(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
+    """The grown tree (C4.5's collapse included, no pruning) for a preset and settings."""
     data = _as_dataset(data)
-    config = resolve_task(make_settings(algorithm, **settings), data)
+    return grow_with(data, resolve_task(make_settings(algorithm, **settings), data))
+
+
+def grow_with(data: Dataset, config: Settings) -> Tree:
+    """`grow` with settings already made and resolved."""
     data = with_missing_as_value(data) if config.missing_values == "own_value" else data
     encoded = encode(data, config)
-    steps = list(grow(encoded, config))
+    growth = Growth(data, config, encoded.class_factor, encoded.task)
+    meta = _tree(encoded, config, (), 0)
+    steps = steps_of(engine.grow(encoded, config), encoded, config, growth, meta)
+    growth.record(steps)
     if config.collapse:
         grown = _tree(encoded, config, tuple(steps), len(steps))
         steps += list(collapse_steps(grown, len(steps)))
-    tree = _tree(encoded, config, tuple(steps), len(steps))
-    if config.prune:
-        from .pruning import pessimistic
-
-        tree = pessimistic(tree, config.confidence, config.subtree_raising)
-    return tree
+    return _tree(encoded, config, tuple(steps), len(steps))
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
@@ -63,11 +59,16 @@ def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFra
     data = _as_dataset(data)
     config = resolve_task(make_settings(algorithm, **settings), data)
     data = with_missing_as_value(data) if config.missing_values == "own_value" else data
-    return next(grow(encode(data, config), config)).table
+    encoded = encode(data, config)
+    n = encoded.n_rows
+    table = evaluate(encoded, np.arange(n), np.ones(n), config).table
+    if not engine.root_splits(encoded, config) and table["chosen"].any():
+        table = table.assign(chosen=False)
+    return table
 
 
 def with_missing_as_value(data: Dataset) -> Dataset:
-    """Missing categorical cells become the value "(missing)" (seed 003's "missing data" branch)."""
+    """Missing categorical cells become the value "(missing)" (a branch of their own)."""
     frame = data.frame.copy()
     for attribute, kind in data.kinds.items():
         if kind == "categorical" and frame[attribute].isna().any():
@@ -104,7 +105,8 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
     task = settings.task or infer_task(data)
     if task == "regression":
         if settings.algorithm not in ("cart", "zaki") or settings.categorical_split != "subset":
-            raise ValueError("Regression trees are CART's: choose the cart algorithm for a numeric target.")
+            raise ValueError("Regression trees are CART's: choose the cart algorithm for a numeric target "
+                             "(or set Task to Classification to treat its values as classes).")
         if settings.priors is not None or settings.class_weight is not None:
             raise ValueError("Class priors and class weights apply to classification, not regression.")
         if settings.min_purity is not None:
@@ -130,10 +132,10 @@ def encode(data: Dataset, settings: Settings) -> Encoded:
 def class_factors(data: Dataset, settings: Settings) -> tuple | None:
     """Per-class multipliers realising priors and class weights (None: all 1).
 
-    Priors pi_j (Breiman et al. 1984; seed 002): a case of class j counts pi_j / (N_j / N), so
-    that each class's share of the root is its prior; "equal" gives every class 1/k, which
-    labels a node j when N_j(node)/N_j(root) is largest (seed 002's rule). Class weights
-    multiply the same way (scikit-learn's class_weight; "balanced" = N / (k N_j))."""
+    Priors pi_j (Breiman et al. 1984): a case of class j counts pi_j / (N_j / N), so that each
+    class's share of the root is its prior; "equal" gives every class 1/k, which labels a node
+    j when N_j(node)/N_j(root) is largest. Class weights multiply the same way (scikit-learn's
+    class_weight; "balanced" = N / (k N_j))."""
     if settings.priors in (None, "data") and settings.class_weight is None:
         return None
     classes = ordered_labels(data.frame[data.target])
@@ -174,8 +176,10 @@ def _as_dataset(data) -> Dataset:
 
 
 def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tree:
-    rows = np.arange(encoded.n_rows)
-    root_stats = _node_stats(encoded, rows, np.ones(encoded.n_rows))
+    n = encoded.n_rows
+    channels = encoded.channels(np.arange(n), np.ones(n))
+    root_stats = tuple(float(v) for v in (channels.sum(axis=1) if encoded.is_regression
+                                          else encoded.class_weights(np.arange(n), np.ones(n))))
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
     meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,
@@ -185,225 +189,183 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
     return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
 
 
-def _node_stats(encoded: Encoded, rows, weights) -> tuple:
-    """Class weights (classification) or moments (w, w y, w y^2) (regression) of a set of rows."""
-    if encoded.is_regression:
-        return tuple(float(v) for v in encoded.channels(rows, weights).sum(axis=1))
-    return tuple(float(v) for v in encoded.class_weights(rows, weights))
+# --- the engine's record as steps ------------------------------------------------------------------
 
-
-class _Pending:
-    """A node waiting for its decision."""
-
-    __slots__ = ("id", "parent_id", "branch", "depth", "path", "rows", "weights", "used", "fallback")
-
-    def __init__(self, **fields) -> None:
-        for name, value in fields.items():
-            setattr(self, name, value)
-
-
-def grow(encoded: Encoded, settings: Settings) -> Iterator[Step]:
-    """Yield one Step per decision, depth-first pre-order."""
-    n = encoded.n_rows
-    meta = _tree(encoded, settings, (), 0)
-    uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
-    root = _Pending(id=0, parent_id=None, branch=None, depth=0, path=(), rows=np.arange(n),
-                    weights=np.ones(n), used=frozenset(), fallback=uniform)
-    stack, next_id, number = [root], 1, 0
+def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth, meta: Tree) -> list[Step]:
+    """The grown nodes as steps, depth-first pre-order; node ids given as splits are made."""
+    regression = encoded.is_regression
+    shown = _summaries(grown, encoded, settings)
+    steps: list[Step] = []
+    ids = np.zeros(grown.size, dtype=np.int64)
+    next_id = 1
+    stack = [0] if grown.size else []
     while stack:
-        node = stack.pop()
-        number += 1
-        shown = summarize(meta, _node_stats(encoded, node.rows, node.weights), node.fallback)
-        common = dict(
-            number=number, node_id=node.id, parent_id=node.parent_id, branch=node.branch, depth=node.depth,
-            path=node.path, class_weights=shown["class_weights"], impurity=shown["impurity"],
-            prediction=shown["prediction"], weight=shown["weight"], value=shown["value"],
-        )
-
-        def later(node=node):
-            return evaluate(encoded, node.rows, node.weights, settings, node.used)
-
-        stop = _stop_before_evaluating(encoded, settings, node, shown)
-        if stop is None:
-            evaluation = evaluate(encoded, node.rows, node.weights, settings, node.used)
-            stop = _stop_after_evaluating(settings, evaluation)
-            later = lambda e=evaluation: e  # noqa: E731
-        if stop:
-            if encoded.is_regression and settings.leaf_value == "median" and shown["weight"] > 0:
-                value = weighted_median(encoded.y[node.rows], node.weights)
+        t = stack.pop()
+        parent = int(grown.parent[t])
+        test_above = grown.tests.get(parent) if parent >= 0 else None
+        common = dict(number=len(steps) + 1, node_id=int(ids[t]), parent_id=int(ids[parent]) if parent >= 0 else None,
+                      branch=test_above.branch_labels[grown.branch[t]] if test_above is not None else None,
+                      depth=int(grown.depth[t]), origin=growth, **shown(t))
+        stop = int(grown.stop[t])
+        if stop >= 0:
+            if regression and t in grown.medians:
+                value = grown.medians[t]
                 common.update(value=value, prediction=label(round(value, 4)))
-            yield Step(action=LEAF, stop=stop[0], reason=stop[1], evaluate=later, **common)
+            steps.append(Step(action=LEAF, stop=engine.STOPS[stop], reason=_leaf_reason(stop, grown, t, common,
+                                                                                         settings, regression),
+                              **common))
             continue
-        test, children, fractions, surrogates = _split(encoded, settings, node, evaluation)
+        test = grown.tests[t]
+        children = list(range(int(grown.first_child[t]), int(grown.first_child[t]) + len(test.branch_labels)))
         child_ids = tuple(range(next_id, next_id + len(children)))
         next_id += len(children)
-        yield Step(
-            action=SPLIT, reason=_split_reason(evaluation, test), test=test, child_ids=child_ids,
-            child_weights=tuple(_node_stats(encoded, r, w) for r, w in children),
-            branch_fractions=fractions, evaluate=later, found_surrogates=surrogates, **common,
-        )
-        used = node.used | {test.attribute} if encoded.kind(test.attribute) == "categorical" \
-            or settings.numeric_split == "multiway" else node.used
-        inherited = shown["value"] if encoded.is_regression else shown["distribution"]
-        pending = [
-            _Pending(id=child_id, parent_id=node.id, branch=test.branch_labels[b], depth=node.depth + 1,
-                     path=node.path + (test.condition(b),), rows=rows, weights=w, used=used,
-                     fallback=inherited)
-            for b, (child_id, (rows, w)) in enumerate(zip(child_ids, children))
-        ]
-        stack.extend(reversed(pending))
+        ids[children] = child_ids
+        steps.append(Step(action=SPLIT, reason=_split_reason(grown, t, test, encoded, settings), test=test,
+                          child_ids=child_ids, child_weights=tuple(tuple(float(v) for v in grown.stats[c])
+                                                                   for c in children),
+                          branch_fractions=grown.fractions[t], found_surrogates=grown.surrogates.get(t),
+                          majority_branch=grown.majority.get(t, -1), **common))
+        stack.extend(reversed(children))
+    return steps
 
 
-def weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
-    """The smallest value with at least half the weight at or below it (the lower median)."""
-    order = np.argsort(values, kind="stable")
-    cumulative = np.cumsum(weights[order])
-    return float(values[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+def _summaries(grown: engine.Grown, encoded: Encoded, settings: Settings):
+    """What each node shows (class weights, prediction, impurity, weight, value), vectorised."""
+    from .tree import summarize_many
+
+    regression = encoded.is_regression
+    k = 1 if regression else len(encoded.classes)
+    n = grown.size
+    fallback = np.zeros((n, k))
+    distribution = np.zeros((n, k))
+    shown: dict = {}
+    depth = grown.depth
+    for d in range(int(depth.max()) + 1 if n else 0):  # parents first: an empty node shows its parent's
+        at = np.flatnonzero(depth == d)
+        parent = grown.parent[at]
+        fallback[at] = np.where(parent[:, None] >= 0, distribution[np.maximum(parent, 0)],
+                                0.0 if regression else 1.0 / k)
+        many = summarize_many(grown.stats[at], fallback[at], regression, encoded.class_factor, settings.impurity)
+        distribution[at] = many["distribution"]
+        for name, values in many.items():
+            shown.setdefault(name, np.zeros(n) if values.ndim == 1 else np.zeros((n,) + values.shape[1:]))
+            shown[name][at] = values
+    weight, impurity = shown.get("weight"), shown.get("impurity")
+
+    def of(t: int) -> dict:
+        if regression:
+            value = float(shown["value"][t])
+            return dict(class_weights=(), prediction=label(round(value, 4)), impurity=float(impurity[t]),
+                        weight=float(weight[t]), value=value)
+        return dict(class_weights=tuple(float(v) for v in grown.stats[t]),
+                    prediction=encoded.classes[int(shown["prediction"][t])], impurity=float(impurity[t]),
+                    weight=float(weight[t]), value=None)
+    return of
 
 
-def _stop_before_evaluating(encoded, settings: Settings, node, shown):
-    total, prediction = shown["weight"], shown["prediction"]
-    if total <= 0:
-        what = "value" if encoded.is_regression else "majority class"
-        return "empty", (f"No training rows reach this branch, so it predicts the parent's {what}, "
-                         f"{prediction} (seed 000, stopping condition 3).")
-    if encoded.is_regression:
-        if shown["impurity"] <= 1e-12 * max(1.0, shown["value"] ** 2):
-            return "pure", f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
-    elif max(shown["class_weights"]) >= total - 1e-9 * max(total, 1.0):
-        return "pure", f"All {_w(total)} rows here are of class {prediction}: the node is pure."
-    if settings.max_depth is not None and node.depth >= settings.max_depth:
-        return "max_depth", f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
-    if total < settings.min_samples_split:
-        return "min_samples_split", (f"Only {_w(total)} rows, fewer than min_samples_split = "
-                                     f"{label(settings.min_samples_split)}: too few to split.")
-    if settings.leaf_size is not None and total <= settings.leaf_size:
-        return "leaf_size", (f"Only {_w(total)} rows, at most the leaf size eta = {label(settings.leaf_size)} "
-                             "(Zaki & Meira): the node becomes a leaf.")
-    if settings.min_branch_cases > 0 and total < 2 * settings.min_branch_cases:
-        return "min_samples_split", (f"Only {_w(total)} rows: C4.5 needs at least 2 x "
-                                     f"{label(settings.min_branch_cases)} to split.")
-    if settings.min_purity is not None:
-        purity = max(shown["class_weights"]) / total
-        if purity >= settings.min_purity:
-            return "min_purity", (f"{purity:.3f} of the rows are {prediction}, at least the purity "
-                                  f"threshold pi = {label(settings.min_purity)} (Zaki & Meira).")
-    if not settings.reuse_attributes and len(node.used) == len(encoded.attributes):
-        return "no_attributes", "Every attribute has already been tested on this path: majority leaf."
-    return None
-
-
-def _stop_after_evaluating(settings: Settings, evaluation: Evaluation):
-    choice = evaluation.choice
-    if choice is None:
-        reasons = set(evaluation.bests.reason.tolist())
-        if reasons <= {ONE_BRANCH, NO_KNOWN, USED}:
-            return "identical", ("All rows here have the same values on every attribute left, so no test "
-                                 "can separate them: majority leaf (seed 000, stopping condition 2).")
-        if reasons <= {ONE_BRANCH, NO_KNOWN, USED, SMALL_LEAF}:
-            return "min_samples_leaf", (f"Every split would leave a branch with fewer than min_samples_leaf = "
-                                        f"{label(settings.min_samples_leaf)} rows: majority leaf.")
-        return "no_valid_split", "No candidate split satisfies the split rules (see the table): majority leaf."
-    if settings.stop_at_zero_gain and choice.gain <= TIE:
-        return "zero_gain", "No attribute gives any information gain here: majority leaf."
-    if settings.min_gain > 0 and choice.gain <= settings.min_gain:  # seed 003: split if gain > threshold
-        return "min_gain", (f"The best gain {choice.gain:.4f} does not exceed min_gain = {label(settings.min_gain)} "
-                            "(pre-pruning, seed 003): majority leaf.")
-    return None
-
-
-def _split(encoded: Encoded, settings: Settings, node, evaluation: Evaluation):
-    """The chosen test, each branch's (rows, weights) and the branch shares of known weight."""
-    choice = evaluation.choice
-    block = evaluation.block(choice.attribute)
-    test = block.test(choice.index)
-    if block.kind == "threshold":
-        column = encoded.numeric(choice.attribute)
-        if settings.threshold_at_data_value:
-            test = ThresholdTest(choice.attribute, data_value_below(column, test.threshold))
-        values = column[node.rows]
-        branch = np.where(np.isnan(values), -1, np.where(values <= test.threshold, 0, 1))
-    else:
-        codes = encoded.codes(choice.attribute)[node.rows]
-        if block.kind == "multiway":
-            branch = codes
-        else:
-            inside = np.asarray(block.subsets[choice.index])
-            branch = np.where(codes < 0, -1, np.where(inside[np.maximum(codes, 0)], 0, 1))
-    n_branches = len(test.branch_labels)
-    known = np.bincount(branch[branch >= 0], weights=node.weights[branch >= 0], minlength=n_branches)
-    fractions = known / known.sum()
-    surrogates = None
-    if settings.missing_values == "surrogate" and (branch < 0).any():
-        surrogates = find_surrogates(encoded, node.rows, node.weights, branch, test.attribute,
-                                     settings.max_surrogates)
-        branch = _route_by_surrogates(encoded, node.rows, branch, surrogates, known)
-    unknown = branch < 0
-    children = []
-    for b in range(n_branches):
-        mine = branch == b
-        shared = unknown & (fractions[b] > 0)  # rows with the value missing follow every branch, weighted
-        rows = np.concatenate([node.rows[mine], node.rows[shared]])
-        weights = np.concatenate([node.weights[mine], node.weights[shared] * fractions[b]])
-        if settings.missing_values == "surrogate":  # rows no surrogate can place stay here (rpart)
-            rows, weights = node.rows[mine], node.weights[mine]
-        children.append((rows, weights))
-    return test, children, tuple(float(f) for f in fractions), surrogates
-
-
-def _route_by_surrogates(encoded, rows, branch, surrogates, known) -> np.ndarray:
-    """rpart's training rule for a row missing the primary value: the first surrogate it has a
-    value for, else the side with more weight; on a tie the row goes down neither branch."""
-    frame = encoded.data.frame.iloc[rows]
-    for surrogate in surrogates:
-        branch = np.where(branch < 0, surrogate.branch_of(frame[surrogate.test.attribute]), branch)
-    if known[0] != known[1]:
-        branch = np.where(branch < 0, int(np.argmax(known)), branch)
-    return branch
-
-
-def _split_reason(evaluation: Evaluation, test) -> str:
+def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings: Settings) -> str:
+    score, gain, average, kind, tied, ties = grown.numbers[t]
     what = f"{test.attribute} (one branch per value)" if test.kind == "multiway" else test.describe()
-    text = f"Split on {what}: {evaluation.explanation()}."
-    chosen = evaluation.block(test.attribute)
-    if chosen.kind == "threshold" and isinstance(test, ThresholdTest):
-        midpoint = chosen.thresholds[evaluation.choice.index]
-        if midpoint != test.threshold:
+    text = f"Split on {what}: {explanation(settings, kind, score, average)}."
+    if kind == "threshold" and settings.threshold_at_data_value:
+        midpoint = _midpoint(grown, t, encoded)
+        if midpoint is not None and midpoint != test.threshold:
             text += (f" The cut is written as {label(test.threshold)}, the largest training value below "
                      f"the midpoint {label(midpoint)}, as C4.5 / J48 do; it separates the rows the same way.")
+    if len(tied) > 1:
+        others = ", ".join(encoded.attributes[j] for j in tied if encoded.attributes[j] != test.attribute)
+        text += (f" It ties with {others} (scores within 1e-12): the tie goes to the attribute first in the "
+                 "table (column order).")
+    elif ties > 1:
+        measure = "gain" if settings.criterion == "gain_ratio" and kind == "threshold" else "score"
+        order = "the lowest threshold" if kind == "threshold" else "the first in enumeration order"
+        text += f" {ties} candidates of {test.attribute} tie on {measure} (within 1e-12): {order} is taken."
     return text
 
 
-def collapse_steps(tree: Tree, done: int) -> Iterator[Step]:
+def _midpoint(grown: engine.Grown, t: int, encoded: Encoded):
+    return grown.midpoints.get(t)
+
+
+def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings: Settings, regression: bool) -> str:
+    total, prediction = common["weight"], common["prediction"]
+    name = engine.STOPS[stop]
+    if stop == engine.EMPTY:
+        what = "value" if regression else "majority class"
+        return (f"No training rows reach this branch, so it predicts the parent's {what}, {prediction} "
+                "(Quinlan 1986).")
+    if stop == engine.PURE:
+        if regression:
+            return f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
+        return f"All {_w(total)} rows here are of class {prediction}: the node is pure."
+    if stop == engine.MAX_DEPTH:
+        return f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
+    if stop == engine.MIN_SPLIT:
+        return (f"Only {_w(total)} rows, fewer than min_samples_split = {label(settings.min_samples_split)}: "
+                "too few to split.")
+    if stop == engine.LEAF_SIZE:
+        return (f"Only {_w(total)} rows, at most the leaf size eta = {label(settings.leaf_size)} "
+                "(Zaki & Meira): the node becomes a leaf.")
+    if stop == engine.MIN_CASES:
+        return f"Only {_w(total)} rows: C4.5 needs at least 2 x {label(settings.min_branch_cases)} to split."
+    if stop == engine.MIN_PURITY:
+        purity = max(common["class_weights"]) / total
+        return (f"{purity:.3f} of the rows are {prediction}, at least the purity threshold "
+                f"pi = {label(settings.min_purity)} (Zaki & Meira).")
+    if stop == engine.NO_ATTRIBUTES:
+        return "Every attribute has already been tested on this path: majority leaf."
+    if stop == engine.IDENTICAL:
+        return ("All rows here have the same values on every attribute left, so no test can separate them: "
+                "majority leaf (Quinlan 1986).")
+    if stop == engine.MIN_LEAF:
+        return (f"Every split would leave a branch with fewer than min_samples_leaf = "
+                f"{label(settings.min_samples_leaf)} rows: majority leaf.")
+    if stop == engine.NO_VALID_SPLIT:
+        return "No candidate split satisfies the split rules (see the table): majority leaf."
+    if stop == engine.ZERO_GAIN:
+        return "No attribute gives any information gain here: majority leaf."
+    best = grown.leaf_numbers.get(t, 0.0)
+    assert name == "min_gain"
+    return (f"The best gain {best:.4f} does not exceed min_gain = {label(settings.min_gain)} "
+            "(pre-pruning): majority leaf.")
+
+
+def collapse_steps(tree: Tree, done: int):
     """C4.5 / J48: top-down, replace a subtree by a leaf when its leaves make no fewer
     training errors than the node alone would (within J48's 1e-3)."""
+    below = _subtree_errors(tree.root)
     number = done
-
-    def errors(weights) -> float:
-        return float(sum(weights) - max(weights, default=0.0))
-
-    def subtree_errors(node) -> float:
-        return sum(errors(leaf.class_weights) for leaf in node.leaves())
-
-    def visit(node):
-        nonlocal number
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
         if node.is_leaf:
-            return
-        below, alone = subtree_errors(node), errors(node.class_weights)
-        if below >= alone - 1e-3:
+            continue
+        alone = _errors(node.class_weights)
+        if below[node.id] >= alone - 1e-3:
             number += 1
             yield Step(
                 number=number, node_id=node.id, parent_id=None, branch=node.branch, depth=node.depth,
-                path=node.path, class_weights=node.class_weights, prediction=node.prediction,
-                impurity=node.impurity, weight=node.weight, value=node.value, action=COLLAPSE, stop="collapse",
-                reason=(f"C4.5 collapses this subtree: its leaves make {_w(below)} training errors, a single "
-                        f"leaf would make {_w(alone)}, so the split does not pay for itself."),
+                class_weights=node.class_weights, prediction=node.prediction, impurity=node.impurity,
+                weight=node.weight, value=node.value, action=COLLAPSE, stop="collapse",
+                origin=node.source.origin if node.source is not None else None,
+                reason=(f"C4.5 collapses this subtree: its leaves make {_w(below[node.id])} training errors, a "
+                        f"single leaf would make {_w(alone)}, so the split does not pay for itself."),
             )
-            return
-        for child in node.children:
-            yield from visit(child)
+            continue
+        stack.extend(reversed(node.children))
 
-    yield from visit(tree.root)
+
+def _errors(weights) -> float:
+    return float(sum(weights) - max(weights, default=0.0))
+
+
+def _subtree_errors(root) -> dict:
+    """Training errors of every subtree's leaves, bottom-up without recursion."""
+    order = list(root.walk())
+    errors: dict[int, float] = {}
+    for node in reversed(order):
+        errors[node.id] = _errors(node.class_weights) if node.is_leaf else sum(errors[c.id] for c in node.children)
+    return errors
 
 
 def _w(value: float) -> str:

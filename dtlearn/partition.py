@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import Node, Tree
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tree import Tree
 
 
 @dataclass(frozen=True)
@@ -78,23 +81,25 @@ def _cut(tree: Tree, x: str, y: str, bounds):
     return tuple(rectangles), tuple(lines)
 
 
-def _visit(node: Node, x, y, box, rectangles, lines) -> None:
-    x0, x1, y0, y1 = box
-    if node.is_leaf:
-        rectangles.append(Rectangle(x0, x1, y0, y1, node.id, node.class_weights, node.prediction, node.status))
-        return
-    test = node.test
-    if test.kind != "threshold" or test.attribute not in (x, y):
-        raise ValueError(
-            f"The tree tests '{test.describe()}', which is not a threshold on {x} or {y}: "
-            "grow the tree on these two numeric attributes only."
-        )
-    t = test.threshold
-    if test.attribute == x:
-        lines.append(SplitLine(x, t, y0, y1, node.step, node.id))
-        halves = ((x0, min(t, x1), y0, y1), (max(t, x0), x1, y0, y1))
-    else:
-        lines.append(SplitLine(y, t, x0, x1, node.step, node.id))
-        halves = ((x0, x1, y0, min(t, y1)), (x0, x1, max(t, y0), y1))
-    for child, half in zip(node.children, halves):
-        _visit(child, x, y, half, rectangles, lines)
+def _visit(root, x, y, box, rectangles, lines) -> None:
+    """Cut the box along the tree, depth-first (leaves left to right), without recursion."""
+    stack = [(root, box)]
+    while stack:
+        node, (x0, x1, y0, y1) = stack.pop()
+        if node.is_leaf:
+            rectangles.append(Rectangle(x0, x1, y0, y1, node.id, node.class_weights, node.prediction, node.status))
+            continue
+        test = node.test
+        if test.kind != "threshold" or test.attribute not in (x, y):
+            raise ValueError(
+                f"The tree tests '{test.describe()}', which is not a threshold on {x} or {y}: "
+                "grow the tree on these two numeric attributes only."
+            )
+        t = test.threshold
+        if test.attribute == x:
+            lines.append(SplitLine(x, t, y0, y1, node.step, node.id))
+            halves = ((x0, min(t, x1), y0, y1), (max(t, x0), x1, y0, y1))
+        else:
+            lines.append(SplitLine(y, t, x0, x1, node.step, node.id))
+            halves = ((x0, x1, y0, min(t, y1)), (x0, x1, max(t, y0), y1))
+        stack.extend(reversed(list(zip(node.children, halves))))

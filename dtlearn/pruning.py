@@ -2,13 +2,17 @@
 the grown tree's steps followed by the pruning trace (`tree.pruning_steps`), so replaying
 `tree.at_step(k)` shows the tree being pruned one decision at a time.
 
-- validation_prepruning (seed 000, 3.1): in growth order, keep a split only if it makes fewer
-  validation errors than the node as a leaf; on a tie the split is refused (a leaf is simpler).
-- reduced_error (seeds 000/001; Quinlan 1987): repeatedly replace by a leaf the subtree whose
-  removal gains the most validation accuracy, while accuracy does not drop.
-- pessimistic (C4.5 / Weka's J48; seed 002): bottom-up, compare upper confidence bounds
+- validation_prepruning (Mitchell 1997, 3.7.1): in growth order, keep a split only if it makes
+  fewer validation errors than the node as a leaf; on a tie the split is refused (a leaf is
+  simpler).
+- reduced_error (Quinlan 1987): repeatedly replace by a leaf the subtree whose removal gains
+  the most validation accuracy, while accuracy does not drop.
+- pessimistic (C4.5 / Weka's J48; Quinlan 1993): bottom-up, compare upper confidence bounds
   U_CF(E, N) of the errors of a leaf, of the subtree and of its largest branch (subtree raising).
-- cost_complexity (Breiman et al. 1984; seed 002): the weakest-link sequence of subtrees.
+- cost_complexity (Breiman et al. 1984): the weakest-link sequence of subtrees.
+
+Rows reach nodes through `routing`, as in prediction; no walk recurses. The choice of alpha by
+cross-validation, which grows trees, is `api.cost_complexity_cv`.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ import pandas as pd
 
 from .data import Dataset, label
 from .encoding import codes_for
-from .impurity import IMPURITY
-from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree, summarize
+from .routing import branches, encode_rows, node_totals
+from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree
 
 METHODS = ("validation_prepruning", "reduced_error", "pessimistic", "cost_complexity")
+SHOWN = 30  # a step's details list at most this many nodes' numbers (the smallest g, the best prunes)
 
 
 @dataclass(eq=False)
@@ -32,11 +37,11 @@ class _Work:
     """A mutable copy of a node while a pruning method works on it."""
 
     node: Node
-    stats: np.ndarray
     children: list = field(default_factory=list)
     test: object = None
     fractions: tuple = ()
-    rows: np.ndarray | None = None  # training row weights reaching it (pessimistic pruning)
+    rows: np.ndarray | None = None  # training rows reaching it (pessimistic pruning)
+    weights: np.ndarray | None = None  # and their weights
 
     @property
     def id(self) -> int:
@@ -47,32 +52,28 @@ class _Work:
         return not self.children
 
     def walk(self):
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]
+        while stack:
+            work = stack.pop()
+            yield work
+            stack.extend(reversed(work.children))
 
     def leaves(self):
         return (w for w in self.walk() if w.is_leaf)
 
 
-def _work(node: Node) -> _Work:
-    return _Work(node, _stats(node), [_work(c) for c in node.children], node.test, node.branch_fractions)
-
-
-def _stats(node: Node) -> np.ndarray:
-    if node.value is not None:
-        return np.array([node.weight, node.value])
-    return np.asarray(node.class_weights, dtype=float)
+def _work(root: Node) -> _Work:
+    """A _Work copy of a tree, built without recursion."""
+    made = {}
+    order = list(root.walk())
+    for node in reversed(order):
+        made[node.id] = _Work(node, [made.pop(c.id) for c in node.children], node.test, node.branch_fractions)
+    return made[root.id]
 
 
 def prune(tree: Tree, method: str, **options) -> Tree:
-    """A pruned copy of `tree` whose `.pruning_steps` is the trace of `method`.
-
-    >>> from dtlearn import fit, load_dataset
-    >>> pruned = prune(fit(load_dataset("iris"), "c45", collapse=False), "pessimistic")
-    >>> pruned.n_leaves <= fit(load_dataset("iris"), "c45", collapse=False).n_leaves
-    True
-    """
+    """A pruned copy of `tree` whose `.pruning_steps` is the trace of `method` (alpha given;
+    `api.prune` also chooses alpha by cross-validation)."""
     if method not in METHODS:
         raise ValueError(f"Unknown pruning method '{method}'. Choose one of: {', '.join(METHODS)}.")
     if not tree.is_complete:
@@ -82,17 +83,22 @@ def prune(tree: Tree, method: str, **options) -> Tree:
     return run(tree, **options)
 
 
-def _with_steps(tree: Tree, new_steps: list[Step], info: dict) -> Tree:
+def with_steps(tree: Tree, new_steps: list[Step], info: dict) -> Tree:
     steps = tree.steps + tuple(new_steps)
     return replace(tree, steps=steps, total_steps=len(steps), pruning=info)
 
 
 def _step(tree: Tree, number: int, work: _Work, action: str, reason: str, details: dict, **extra) -> Step:
     node = work.node
+    origin = node.source.origin if node.source is not None else None
     return Step(number=number, node_id=work.id, parent_id=None, branch=node.branch, depth=node.depth,
-                path=node.path, class_weights=node.class_weights, prediction=node.prediction,
-                impurity=node.impurity, weight=node.weight, value=node.value, action=action,
-                stop=action if action != KEEP else None, reason=reason, details=details, **extra)
+                class_weights=node.class_weights, prediction=node.prediction, impurity=node.impurity,
+                weight=node.weight, value=node.value, action=action, stop=action if action != KEEP else None,
+                reason=reason, details=details, origin=origin, **extra)
+
+
+def _parents(root: _Work) -> dict:
+    return {child.id: work.id for work in root.walk() for child in work.children}
 
 
 # --- validation data at every node ----------------------------------------------------------
@@ -106,48 +112,40 @@ def _validation_frame(tree: Tree, validation) -> pd.DataFrame:
     return tree.prepare(frame)
 
 
-def _route(work: _Work, frame: pd.DataFrame, weights: np.ndarray, into: dict) -> None:
-    """Weight of every row at every node; a row with a missing tested value is shared by the
-    branches in their training proportions (as in prediction)."""
-    into[work.id] = weights
-    if work.is_leaf:
-        return
-    branch = work.test.branch_of(frame[work.test.attribute])
-    for b, child in enumerate(work.children):
-        share = np.where(branch == b, 1.0, np.where(branch < 0, work.fractions[b], 0.0))
-        _route(child, frame, weights * share, into)
-
-
 class _Losses:
-    """Validation loss of each node as a leaf: misclassified weight (regression: squared error)."""
+    """Validation loss of each node as a leaf: misclassified weight (regression: squared error),
+    from the validation rows routed down the grown tree as in prediction."""
 
-    def __init__(self, tree: Tree, root: _Work, validation) -> None:
+    def __init__(self, tree: Tree, validation) -> None:
         frame = _validation_frame(tree, validation)
+        rows = encode_rows(tree.flat, frame)
         self.total = float(len(frame))
-        self.weights: dict[int, np.ndarray] = {}
-        _route(root, frame, np.ones(len(frame)), self.weights)
         self.regression = tree.is_regression
-        if self.regression:
-            self.y = pd.to_numeric(frame[tree.target], errors="coerce").to_numpy(dtype=float)
-        else:
-            self.y = codes_for(frame[tree.target], tree.classes)
         self.classes = tree.classes
+        if self.regression:
+            y = pd.to_numeric(frame[tree.target], errors="coerce").to_numpy(dtype=float)
+            zero = np.zeros(len(y), dtype=np.int64)
+            moments = [node_totals(tree.flat, rows, zero, 1, weights=m) for m in (np.ones(len(y)), y, y * y)]
+            self.moments = {i: tuple(float(m[i][0]) for m in moments) for i in moments[0]}
+        else:
+            k = len(tree.classes)
+            y = codes_for(frame[tree.target], tree.classes)
+            self.weights = node_totals(tree.flat, rows, np.where(y < 0, k, y), k + 1)  # column k: unseen classes
 
     def counts(self, work: _Work) -> dict:
         """Validation class weights at the node, for the trace."""
-        w = self.weights[work.id]
         if self.regression:
-            return {"n": round(float(w.sum()), 6)}
-        return {c: round(float(w[self.y == i].sum()), 6) for i, c in enumerate(self.classes)}
+            return {"n": round(self.moments[work.id][0], 6)}
+        w = self.weights[work.id]
+        return {c: round(float(w[i]), 6) for i, c in enumerate(self.classes)}
 
     def leaf(self, work: _Work) -> float:
-        w = self.weights[work.id]
         if self.regression:
-            return float((w * (self.y - work.node.value) ** 2).sum())
-        return float(w[self.y != self.classes.index(work.node.prediction)].sum())
-
-    def subtree(self, work: _Work) -> float:
-        return sum(self.leaf(leaf) for leaf in work.leaves())
+            n, s, q = self.moments[work.id]
+            v = work.node.value
+            return float(max(q - 2 * v * s + v * v * n, 0.0))
+        w = self.weights[work.id]
+        return float(w.sum() - w[self.classes.index(work.node.prediction)])
 
     def accuracy(self, errors: float) -> float:
         """Validation accuracy (regression: validation mean squared error) for these errors."""
@@ -158,21 +156,30 @@ class _Losses:
         return "validation MSE" if self.regression else "accuracy"
 
 
+def _subtree_losses(root: _Work, losses: _Losses) -> dict:
+    """Each node's subtree loss (its leaves' losses), bottom-up."""
+    below: dict[int, float] = {}
+    for work in reversed(list(root.walk())):
+        below[work.id] = losses.leaf(work) if work.is_leaf else sum(below[c.id] for c in work.children)
+    return below
+
+
 # --- 1. pre-pruning on a validation set -------------------------------------------------------
 
 def validation_prepruning(tree: Tree, validation) -> Tree:
-    """Seed 000, 3.1: before each split (in growth order) compare the validation errors with
+    """Mitchell (1997): before each split (in growth order) compare the validation errors with
     the node as a leaf and with the split (its children as leaves); split only if the split
     makes strictly fewer errors. A refused split's subtree is never grown."""
     root = _work(tree.root)
-    losses = _Losses(tree, root, validation)
+    losses = _Losses(tree, validation)
     order = {step.node_id: step.number for step in tree.steps}
+    parent = _parents(root)
     internal = sorted((w for w in root.walk() if not w.is_leaf), key=lambda w: order[w.id])
     refused: set[int] = set()
     errors = losses.leaf(root)  # the tree so far: only the root, as a leaf
     steps, number = [], len(tree.steps)
     for work in internal:
-        if _under(work, refused, root):
+        if _below_refused(work.id, parent, refused):
             continue
         as_leaf = losses.leaf(work)
         split = sum(losses.leaf(child) for child in work.children)
@@ -191,55 +198,56 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
                 f"Splitting on {work.test.attribute} would give {_n(split)} validation errors instead of "
                 f"{_n(as_leaf)} ({losses.score_name} {before:.3f} -> {after:.3f}): no improvement, so the node stays a "
                 "leaf (pre-pruning; a tie also keeps the leaf)."), details))
-    return _with_steps(tree, steps, {"method": "validation_prepruning"})
+    return with_steps(tree, steps, {"method": "validation_prepruning"})
 
 
-def _under(work: _Work, refused: set, root: _Work) -> bool:
-    path = _ancestors(root, work.id)
-    return any(a in refused for a in path)
-
-
-def _ancestors(root: _Work, target: int, trail=()) -> tuple:
-    if root.id == target:
-        return trail
-    for child in root.children:
-        found = _ancestors(child, target, trail + (root.id,))
-        if found is not None:
-            return found
-    return None
+def _below_refused(node_id: int, parent: dict, refused: set) -> bool:
+    while node_id in parent:
+        node_id = parent[node_id]
+        if node_id in refused:
+            return True
+    return False
 
 
 # --- 2. reduced-error pruning ---------------------------------------------------------------
 
 def reduced_error(tree: Tree, validation) -> Tree:
-    """Quinlan (1987), as in seed 001: repeatedly evaluate pruning each internal node (its
-    subtree becomes a leaf predicting the node's training majority) on the validation set and
-    make the prune that most improves validation accuracy, as long as accuracy does not drop.
+    """Quinlan (1987): repeatedly evaluate pruning each internal node (its subtree becomes a
+    leaf predicting the node's training majority) on the validation set and make the prune
+    that most improves validation accuracy, as long as accuracy does not drop.
     Ties: the prune removing more nodes, then the node first in growth order."""
     root = _work(tree.root)
-    losses = _Losses(tree, root, validation)
+    losses = _Losses(tree, validation)
     order = {step.node_id: step.number for step in tree.steps}
     steps, number = [], len(tree.steps)
     while not root.is_leaf:
-        errors = losses.subtree(root)
-        options = []
-        for work in (w for w in root.walk() if not w.is_leaf):
-            gain = losses.subtree(work) - losses.leaf(work)
-            options.append((gain, sum(1 for _ in work.walk()), -order[work.id], work))
+        below = _subtree_losses(root, losses)
+        sizes = _subtree_sizes(root)
+        options = [(below[w.id] - losses.leaf(w), sizes[w.id], -order[w.id], w)
+                   for w in root.walk() if not w.is_leaf]
         gain, _, _, best = max(options, key=lambda o: o[:3])
         if gain < -1e-12:
             break
         number += 1
+        errors = below[root.id]
         before, after = losses.accuracy(errors), losses.accuracy(errors - gain)
+        ranked = sorted(options, key=lambda o: (-o[0], -o[1], -o[2]))[:SHOWN]
         details = {"validation_counts": losses.counts(best), "errors_as_leaf": losses.leaf(best),
-                   "errors_of_subtree": losses.subtree(best), "accuracy_before": before, "accuracy_after": after,
-                   "candidates": {o[3].id: round(o[0], 6) for o in options}}
+                   "errors_of_subtree": below[best.id], "accuracy_before": before, "accuracy_after": after,
+                   "candidates": {o[3].id: round(o[0], 6) for o in ranked}}
         steps.append(_step(tree, number, best, PRUNE, (
             f"Replacing the subtree by a leaf ({best.node.prediction}) changes validation errors from "
-            f"{_n(losses.subtree(best))} to {_n(losses.leaf(best))}: {losses.score_name} {before:.3f} -> {after:.3f}, "
+            f"{_n(below[best.id])} to {_n(losses.leaf(best))}: {losses.score_name} {before:.3f} -> {after:.3f}, "
             "the best prune available (reduced-error pruning)."), details))
         best.children = []
-    return _with_steps(tree, steps, {"method": "reduced_error"})
+    return with_steps(tree, steps, {"method": "reduced_error"})
+
+
+def _subtree_sizes(root: _Work) -> dict:
+    sizes: dict[int, int] = {}
+    for work in reversed(list(root.walk())):
+        sizes[work.id] = 1 + sum(sizes[c.id] for c in work.children)
+    return sizes
 
 
 # --- 3. pessimistic pruning (C4.5 / J48) ----------------------------------------------------
@@ -272,6 +280,73 @@ def _estimated(weights: np.ndarray, confidence: float) -> float:
     return wrong + added_errors(total, wrong, confidence)
 
 
+class _Training:
+    """The training rows as pessimistic pruning re-sorts them (J48's resetDistribution)."""
+
+    def __init__(self, tree: Tree) -> None:
+        if tree.data is None:
+            raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
+        origin = tree.steps[0].origin if tree.steps and tree.steps[0].origin is not None else None
+        if origin is None:
+            from .induction import encode
+
+            self.encoded = encode(tree.data, tree.settings)
+        else:
+            self.encoded = origin.encoded
+        self.k = len(tree.classes)
+
+    def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.encoded.y[rows], weights=weights, minlength=self.k).astype(float)
+
+    def split(self, work: _Work, rows: np.ndarray, weights: np.ndarray, keep_shares: bool):
+        """The rows and weights each child of `work` receives; the shares of the known weight
+        are recomputed from these rows (and stored when `keep_shares`). Without an unknown value
+        the children's arrays are views of the node's (sorted in place by branch)."""
+        branch = branches(self.encoded, work.test, rows)
+        n_children = len(work.children)
+        known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0], minlength=n_children)
+        shares = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
+        if keep_shares:
+            work.fractions = shares
+        if not (branch < 0).any():
+            order = np.argsort(branch, kind="stable")
+            rows[:] = rows[order]
+            weights[:] = weights[order]
+            bounds = np.searchsorted(branch[order], np.arange(n_children + 1))
+            return [(rows[a:b], weights[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+        unknown = branch < 0
+        parts = []
+        for b in range(n_children):
+            keep = (branch == b) | (unknown & (shares[b] > 0))
+            parts.append((rows[keep].copy(), np.where(unknown, weights * shares[b], weights)[keep]))
+        return parts
+
+    def assign(self, work: _Work, rows: np.ndarray, weights: np.ndarray) -> None:
+        """Sort rows down a subtree, recording each node's rows and its shares."""
+        stack = [(work, rows, weights)]
+        while stack:
+            node, node_rows, node_weights = stack.pop()
+            node.rows, node.weights = node_rows, node_weights
+            if node.is_leaf:
+                continue
+            parts = self.split(node, node_rows, node_weights, keep_shares=True)
+            stack.extend((child, r, w) for child, (r, w) in zip(node.children, parts))
+
+    def branch_errors(self, work: _Work, rows: np.ndarray, weights: np.ndarray, cf: float) -> float:
+        """Estimated errors if all of `rows` were sorted through this subtree (J48's
+        getEstimatedErrorsForBranch), without changing it."""
+        total = 0.0
+        stack = [(work, rows.copy(), weights.copy())]
+        while stack:
+            node, node_rows, node_weights = stack.pop()
+            if node.is_leaf:
+                total += _estimated(self.class_weights(node_rows, node_weights), cf)
+                continue
+            parts = self.split(node, node_rows, node_weights, keep_shares=False)
+            stack.extend((child, r, w) for child, (r, w) in zip(node.children, parts))
+        return total
+
+
 def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = True) -> Tree:
     """C4.5's pruning as Weka's J48 does it: bottom-up, a node becomes a leaf when the leaf's
     estimated errors N*U_CF(E, N) are at most those of its subtree (and of its largest branch,
@@ -281,95 +356,62 @@ def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = Tr
         raise ValueError("Pessimistic (C4.5) pruning is for classification trees.")
     if not 0 < confidence <= 0.5:
         raise ValueError("The confidence CF must be in (0, 0.5]; C4.5's default is 0.25.")
+    training = _Training(tree)
     root = _work(tree.root)
-    frame, y = _training(tree)
-    _route_training(root, frame, np.ones(len(frame)))
+    n = training.encoded.n_rows
+    training.assign(root, np.arange(n), np.ones(n))
     steps: list[Step] = []
-    _pessimistic(tree, root, frame, y, confidence, subtree_raising, steps, len(tree.steps))
-    return _with_steps(tree, steps, {"method": "pessimistic", "confidence": confidence,
-                                     "subtree_raising": subtree_raising})
+    stack = [(root, False)]
+    while stack:  # post-order: a node after its children; a raised node again
+        work, ready = stack.pop()
+        if work.is_leaf:
+            continue
+        if not ready:
+            stack.append((work, True))
+            stack.extend((child, False) for child in reversed(work.children))
+            continue
+        if _pessimistic_step(tree, work, training, confidence, subtree_raising, steps):
+            stack.append((work, False))
+    return with_steps(tree, steps, {"method": "pessimistic", "confidence": confidence,
+                                    "subtree_raising": subtree_raising})
 
 
-def _training(tree: Tree):
-    if tree.data is None:
-        raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
-    frame = tree.prepare(tree.data.frame)
-    return frame, codes_for(frame[tree.target], tree.classes)
-
-
-def _route_training(work: _Work, frame, weights) -> None:
-    """Re-sort training rows through a subtree, recomputing each split's branch shares from
-    the rows that reach it (J48's resetDistribution)."""
-    work.rows = weights
-    if work.is_leaf:
-        return
-    branch = work.test.branch_of(frame[work.test.attribute])
-    known = np.array([weights[branch == b].sum() for b in range(len(work.children))])
-    work.fractions = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
-    for b, child in enumerate(work.children):
-        share = np.where(branch == b, 1.0, np.where(branch < 0, work.fractions[b], 0.0))
-        _route_training(child, frame, weights * share)
-
-
-def _class_weights(rows: np.ndarray, y: np.ndarray, k: int) -> np.ndarray:
-    known = y >= 0
-    return np.bincount(y[known], weights=rows[known], minlength=k).astype(float)
-
-
-def _pessimistic(tree, work: _Work, frame, y, cf, raising, steps, offset) -> None:
-    if work.is_leaf:
-        return
-    for child in work.children:
-        _pessimistic(tree, child, frame, y, cf, raising, steps, offset)
-    k = len(tree.classes)
-    here = _class_weights(work.rows, y, k)
-    child_sizes = [float(_class_weights(c.rows, y, k).sum()) for c in work.children]
+def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps) -> bool:
+    """Decide one node (its children decided); True when a branch was raised into its place."""
+    here = training.class_weights(work.rows, work.weights)
+    child_sizes = [float(training.class_weights(c.rows, c.weights).sum()) for c in work.children]
     largest = int(np.argmax(child_sizes))
     leaf = _estimated(here, cf)
-    subtree = sum(_estimated(_class_weights(l.rows, y, k), cf) for l in work.leaves())
-    branch = _branch_errors(work.children[largest], work.rows, frame, y, k, cf) if raising else float("inf")
+    subtree = sum(_estimated(training.class_weights(w.rows, w.weights), cf) for w in work.leaves())
+    branch = training.branch_errors(work.children[largest], work.rows, work.weights, cf) if raising else float("inf")
     n, e = float(here.sum()), float(here.sum() - here.max())
     details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
                "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,
                "confidence": cf}
-    number = offset + len(steps) + 1
+    number = len(tree.steps) + len(steps) + 1
     if leaf <= subtree + 0.1 and leaf <= branch + 0.1:
         work.children = []
         steps.append(_step(tree, number, work, PRUNE, (
             f"As a leaf the node's estimated errors are {leaf:.3f} (N = {_n(n)}, E = {_n(e)}, "
             f"U_CF = {details['U_CF']:.3f}), not more than the subtree's {subtree:.3f} (+0.1): "
             "the subtree is replaced by a leaf."), details))
-        return
+        return False
     if branch <= subtree + 0.1:
         raised = work.children[largest]
-        work.test, work.children, work.node = raised.test, raised.children, work.node
-        _route_training(work, frame, work.rows)
-        new_stats = tuple((w.id, tuple(_class_weights(w.rows, y, k)), w.fractions if not w.is_leaf else ())
+        work.test, work.children = raised.test, raised.children
+        work.fractions = raised.fractions
+        training.assign(work, work.rows, work.weights)
+        new_stats = tuple((w.id, tuple(training.class_weights(w.rows, w.weights)), w.fractions if not w.is_leaf else ())
                           for w in work.walk())
         steps.append(_step(tree, number, work, RAISE, (
             f"The largest branch, with all {_n(n)} rows of this node re-sorted into it, is estimated to make "
             f"{branch:.3f} errors, not more than the subtree's {subtree:.3f} (+0.1): it is raised into "
             "this node's place (subtree raising)."), details, raised_child=raised.id, new_stats=new_stats))
-        _pessimistic(tree, work, frame, y, cf, raising, steps, offset)
-        return
+        return True
     steps.append(_step(tree, number, work, KEEP, (
         f"The subtree's estimated errors {subtree:.3f} are lower than a leaf's {leaf:.3f}: the subtree stays."),
         details))
-
-
-def _branch_errors(work: _Work, rows, frame, y, k, cf) -> float:
-    """Estimated errors if all of `rows` were sorted through this subtree (J48's
-    getEstimatedErrorsForBranch), without changing it."""
-    if work.is_leaf:
-        return _estimated(_class_weights(rows, y, k), cf)
-    branch = work.test.branch_of(frame[work.test.attribute])
-    known = np.array([rows[branch == b].sum() for b in range(len(work.children))])
-    fractions = known / known.sum() if known.sum() > 0 else np.asarray(work.fractions)
-    total = 0.0
-    for b, child in enumerate(work.children):
-        share = np.where(branch == b, 1.0, np.where(branch < 0, fractions[b], 0.0))
-        total += _branch_errors(child, rows * share, frame, y, k, cf)
-    return total
+    return False
 
 
 # --- 4. cost-complexity pruning ----------------------------------------------------------------
@@ -392,38 +434,59 @@ def _risk(tree: Tree, node: Node, total: float, risk: str) -> float:
     return (mass - float(adjusted.max(initial=0.0))) / total
 
 
-def _weakest_links(tree: Tree, risk: str):
-    """The weakest-link sequence: per prune (alpha, pruned node, g of every internal node,
-    R(t), R(T_t), |leaves(T_t)|). Ties in g go to the node first in growth order."""
+@dataclass(frozen=True)
+class WeakestLink:
+    alpha: float  # g(t) of the pruned node
+    node: Node
+    g: dict  # the smallest g(t) of the internal nodes at that moment (at most SHOWN of them)
+    risk_node: float  # R(t)
+    risk_subtree: float  # R(T_t)
+    leaves: int  # |leaves(T_t)|
+
+
+def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
+    """The weakest-link sequence (Breiman et al. 1984): prune, one at a time, the internal node
+    with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1). Ties in g go to the node
+    first in growth order. Nodes are kept in pre-order, so a subtree is a range and a node's
+    ancestors are the ranges holding it: each prune updates them with whole-array operations."""
     if risk not in ("impurity", "error"):
         raise ValueError("risk must be 'impurity' (scikit-learn) or 'error' (misclassification, rpart).")
-    root = _work(tree.root)
+    nodes = list(tree.root.walk())
+    position = {node.id: i for i, node in enumerate(nodes)}
+    end = np.arange(len(nodes))  # last position inside each node's subtree
+    for i in range(len(nodes) - 1, -1, -1):
+        if nodes[i].children:
+            end[i] = end[position[nodes[i].children[-1].id]]
     total = _mass(tree, tree.root)
-    order = {step.node_id: step.number for step in tree.steps}
-    own = {w.id: _risk(tree, w.node, total, risk) for w in root.walk()}
+    own = np.array([_risk(tree, node, total, risk) for node in nodes])
+    leaf = np.array([node.is_leaf for node in nodes])
+    below = np.where(leaf, own, 0.0)
+    leaves = leaf.astype(np.int64)
+    for i in range(len(nodes) - 1, -1, -1):  # subtree sums, children before parents
+        if nodes[i].children:
+            kids = [position[c.id] for c in nodes[i].children]
+            below[i] = below[kids].sum()
+            leaves[i] = leaves[kids].sum()
+    grown_order = {step.node_id: step.number for step in tree.steps}
+    order = np.array([grown_order.get(node.id, 0) for node in nodes])
+    start = np.arange(len(nodes))
+    internal = ~leaf
     sequence = []
-    while not root.is_leaf:
-        below, leaves = {}, {}
-        _subtree_sums(root, own, below, leaves)  # one bottom-up pass: R(T_t) and |leaves(T_t)|
-        g = {w.id: ((own[w.id] - below[w.id]) / (leaves[w.id] - 1), w)
-             for w in root.walk() if not w.is_leaf}
-        weakest = min(g, key=lambda i: (g[i][0], order[i]))
-        alpha, work = g[weakest]
+    while internal[0]:
+        candidates = np.flatnonzero(internal)
+        g = (own[candidates] - below[candidates]) / (leaves[candidates] - 1)
+        pick = np.lexsort((order[candidates], g))
+        i = int(candidates[pick[0]])
+        alpha = float(g[pick[0]])
         alpha = alpha if alpha > 1e-12 else 0.0  # rounding noise of a prune that changes nothing
-        sequence.append((alpha, work, {i: v for i, (v, _) in g.items()}, own[work.id],
-                         below[work.id], leaves[work.id]))
-        work.children = []
+        shown = {nodes[int(candidates[p])].id: float(g[p]) for p in pick[:SHOWN]}
+        sequence.append(WeakestLink(alpha, nodes[i], shown, float(own[i]), float(below[i]), int(leaves[i])))
+        ancestors = (start < i) & (end >= end[i])
+        below[ancestors] += own[i] - below[i]
+        leaves[ancestors] -= leaves[i] - 1
+        below[i], leaves[i] = own[i], 1
+        internal[i:end[i] + 1] = False
     return sequence
-
-
-def _subtree_sums(work: _Work, own: dict, below: dict, leaves: dict) -> None:
-    if work.is_leaf:
-        below[work.id], leaves[work.id] = own[work.id], 1
-        return
-    for child in work.children:
-        _subtree_sums(child, own, below, leaves)
-    below[work.id] = sum(below[c.id] for c in work.children)
-    leaves[work.id] = sum(leaves[c.id] for c in work.children)
 
 
 def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:
@@ -439,15 +502,16 @@ def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:
     root_risk = _risk(tree, tree.root, total, risk)
     rows = [{"alpha": 0.0, "impurity": impurity, "n_leaves": len(leaves), "pruned_node": None}]
     n_leaves = len(leaves)
-    for alpha, work, _, r_node, r_branch, size in _weakest_links(tree, risk):
-        impurity += r_node - r_branch
-        n_leaves -= size - 1
-        rows.append({"alpha": alpha, "impurity": impurity, "n_leaves": n_leaves, "pruned_node": work.id})
+    for link in weakest_links(tree, risk):
+        impurity += link.risk_node - link.risk_subtree
+        n_leaves -= link.leaves - 1
+        rows.append({"alpha": link.alpha, "impurity": impurity, "n_leaves": n_leaves, "pruned_node": link.node.id})
     path = pd.DataFrame(rows)
-    path["nodes"] = 2 * path["n_leaves"] - 1 if _binary(tree) else np.nan
+    binary = all(len(node.children) in (0, 2) for node in tree.root.walk())
+    path["nodes"] = 2 * path["n_leaves"] - 1 if binary else np.nan
     path["cp"] = path["alpha"] / root_risk if root_risk > 0 else np.nan
     path["rel_error"] = path["impurity"] / root_risk if root_risk > 0 else np.nan
-    path["nsplit"] = path["n_leaves"] - 1 if _binary(tree) else np.nan
+    path["nsplit"] = path["n_leaves"] - 1 if binary else np.nan
     return path
 
 
@@ -460,77 +524,34 @@ def rpart_cp_table(tree: Tree) -> pd.DataFrame:
     return table.rename(columns={"cp": "CP", "rel_error": "rel error"})
 
 
-def _binary(tree: Tree) -> bool:
-    return all(len(node.children) in (0, 2) for node in tree.root.walk())
-
-
-def cost_complexity(tree: Tree, alpha: float | None = None, cv: int | None = None, one_se: bool = False,
-                    seed: int = 0, risk: str = "impurity") -> Tree:
-    """Weakest-link pruning up to `alpha` (all prunes with g(t) <= alpha), or with the alpha
-    chosen by `cv`-fold cross-validation (lowest mean error; with `one_se`, the largest alpha
-    within one standard error of it, Breiman et al.'s 1-SE rule)."""
-    if (alpha is None) == (cv is None):
-        raise ValueError("Give either alpha or cv (the number of cross-validation folds).")
-    info = {"method": "cost_complexity", "risk": risk}
-    if cv is not None:
-        table = cost_complexity_cv(tree, cv, seed, risk)
-        alpha = float(table.loc[table["chosen_1se" if one_se else "chosen"], "alpha"].iloc[0])
-        info.update(cv_table=table, one_se=one_se)
+def cost_complexity(tree: Tree, alpha: float, risk: str = "impurity", info: dict | None = None) -> Tree:
+    """Weakest-link pruning up to `alpha`: every prune with g(t) <= alpha."""
+    if alpha is None or not isinstance(alpha, (int, float)) or alpha != alpha:
+        raise ValueError("Give alpha (a number >= 0), or cv (the number of cross-validation folds).")
     if alpha < 0:
         raise ValueError("alpha must be >= 0.")
-    info["alpha"] = alpha
-    return _with_steps(tree, _prunes_up_to(tree, _weakest_links(tree, risk), alpha), info)
+    info = {"method": "cost_complexity", "risk": risk, **(info or {}), "alpha": alpha}
+    return with_steps(tree, prunes_up_to(tree, weakest_links(tree, risk), alpha), info)
 
 
-def _prunes_up_to(tree: Tree, sequence, alpha: float) -> list[Step]:
+def prunes_up_to(tree: Tree, sequence: list[WeakestLink], alpha: float) -> list[Step]:
     steps, number = [], len(tree.steps)
-    for g_alpha, work, g, r_node, r_branch, size in sequence:
-        if g_alpha > alpha + 1e-12:
+    for link in sequence:
+        if link.alpha > alpha + 1e-12:
             break
         number += 1
-        details = {"alpha": g_alpha, "R(t)": r_node, "R(T_t)": r_branch, "leaves": size,
-                   "g": {i: round(v, 10) for i, v in g.items()}}
+        details = {"alpha": link.alpha, "R(t)": link.risk_node, "R(T_t)": link.risk_subtree, "leaves": link.leaves,
+                   "g": {i: round(v, 10) for i, v in link.g.items()}}
+        work = _Work(link.node)
         steps.append(_step(tree, number, work, PRUNE, (
-            f"Weakest link: g(t) = (R(t) - R(T_t)) / (|T_t| - 1) = ({r_node:.4f} - {r_branch:.4f}) / "
-            f"({size} - 1) = {g_alpha:.4f} is the smallest, and not above alpha = {alpha:.4f}: the "
+            f"Weakest link: g(t) = (R(t) - R(T_t)) / (|T_t| - 1) = ({link.risk_node:.4f} - {link.risk_subtree:.4f})"
+            f" / ({link.leaves} - 1) = {link.alpha:.4f} is the smallest, and not above alpha = {alpha:.4f}: the "
             "subtree becomes a leaf."), details))
     return steps
 
 
-def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impurity") -> pd.DataFrame:
-    """Cross-validated error for each subtree of the sequence, at the geometric mean of its
-    alpha interval (Breiman et al. 1984; rpart); `chosen` (minimum; on a tie the simpler tree,
-    as rpart's table read from the top) and `chosen_1se` (the simplest within one SE)."""
-    from .evaluation import accuracy, fold_indices, mean_squared_error, subset
-    from .induction import fit
-
-    if tree.data is None:
-        raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
-    path = cost_complexity_path(tree, risk).drop_duplicates("alpha", keep="last").reset_index(drop=True)
-    alphas = path["alpha"].to_numpy()
-    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
-    data, options = tree.data, _fit_options(tree)
-    errors = np.zeros((k, len(probes)))
-    for f, held_out in enumerate(fold_indices(data, k, seed)):
-        train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
-        test = subset(data, held_out)
-        grown = fit(train, tree.algorithm, **options)
-        sequence = _weakest_links(grown, risk)  # once per fold; each probe takes a prefix
-        for j, a in enumerate(probes):
-            pruned = _with_steps(grown, _prunes_up_to(grown, sequence, float(a)), {})
-            errors[f, j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
-    mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
-    best = int(np.flatnonzero(mean <= mean.min() + 1e-12).max())  # ties: the simpler tree (larger alpha)
-    within = np.flatnonzero(mean <= mean[best] + se[best])
-    table = pd.DataFrame({"alpha": alphas, "probe_alpha": probes, "n_leaves": path["n_leaves"],
-                          "cv_error": mean, "cv_se": se})
-    table["chosen"] = np.arange(len(table)) == best
-    table["chosen_1se"] = np.arange(len(table)) == within.max()
-    return table
-
-
-def _fit_options(tree: Tree) -> dict:
-    """The settings the tree was grown with, to grow the fold trees the same way."""
+def fit_options(tree: Tree) -> dict:
+    """The settings the tree was grown with, to grow other trees the same way."""
     return {name: value for name, value in tree.settings.to_dict().items() if name != "algorithm"}
 
 

@@ -44,6 +44,7 @@ class Settings:
     average_gain_rule: bool = False  # C4.5: only candidates with gain >= average gain compete
     min_branch_cases: float = 0  # J48 -M: two branches need this many cases
     threshold_correction: bool = False  # J48: gain - log2(#thresholds) / N for numeric splits
+    cut_tolerance: float = 0.0  # J48: neighbouring values closer than this are not cut between (1e-5)
     threshold_at_data_value: bool = False  # J48: the cut is the largest training value <= midpoint
     collapse: bool = False  # J48: collapse subtrees that make no fewer training errors
     max_exhaustive_values: int = 12  # CART subsets: exhaustive search up to this many values
@@ -76,7 +77,7 @@ PRESETS: dict[str, Settings] = {
     "c45": Settings(
         algorithm="c45", criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold",
         average_gain_rule=True, min_branch_cases=2, min_samples_leaf=0, threshold_correction=True,
-        threshold_at_data_value=True, collapse=True,
+        threshold_at_data_value=True, collapse=True, cut_tolerance=1e-5,
     ),
     "cart": Settings(algorithm="cart", criterion="gini", missing_values="surrogate"),
     # Zaki & Meira, DECISIONTREE(D, eta, pi): binary splits scored by information gain, numeric
@@ -126,6 +127,7 @@ def _validate(s: Settings) -> None:
     if s.leaf_size is not None:
         _number_at_least("leaf_size", s.leaf_size, 0)
     _number_at_least("min_branch_cases", s.min_branch_cases, 0)
+    _number_at_least("cut_tolerance", s.cut_tolerance, 0)
     if s.min_purity is not None and (not _is_number(s.min_purity) or not 0 < s.min_purity <= 1):
         raise ValueError(f"min_purity (Zaki's pi) must be in (0, 1], not {s.min_purity!r}.")
     if not _is_int(s.max_exhaustive_values) or not 2 <= s.max_exhaustive_values <= 16:

@@ -1,25 +1,27 @@
 """Which split a node takes, and the table of every candidate behind that choice.
 
-`evaluate` scores all candidates of a node, applies the eligibility rules of the settings
-and picks one. `Evaluation.table()` lays the same numbers out as a DataFrame, one row per
-candidate, with every measure whichever algorithm is selected.
+The rules are defined here once and used twice: by `evaluate`, which scores every candidate
+of one node with the `measures` definitions and lays them out as a table, and by `engine`,
+whose compiled kernels score each attribute's candidates for many nodes at once and hand
+their best candidates to the same `choose`.
 
-Tie-break (documented, deterministic): the highest score wins; scores within 1e-12 of each
-other are ties, won by the candidate first in table order: attributes in column order, and
-within an attribute thresholds ascending, subsets in enumeration order.
+Tie-break (documented, deterministic): the highest score wins; scores within TIE = 1e-12 of
+each other are ties, won by the candidate first in table order: attributes in column order,
+and within an attribute thresholds ascending, subsets in enumeration order. A tie at the top
+is said in the step's reason and marked in the table's `tied` column.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
-from .candidates import Block, NumericScan, multiway_block, subset_block
+from .candidates import Block, multiway_block, subset_block, threshold_block
 from .data import label
-from .encoding import Encoded
+from .measures import threshold_correction
 from .settings import CRITERION_NAMES, Settings
 
 TIE = 1e-12
@@ -29,25 +31,7 @@ OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = range(6)
 USED, NOT_BEST_THRESHOLD, NO_CORRECTED_GAIN, BELOW_AVERAGE, ZERO_RATIO = range(6, 11)
 
 
-@dataclass(frozen=True)
-class Choice:
-    attribute: str
-    index: int  # candidate index within the attribute's block
-    score: float
-    gain: float  # information gain (Gini gain for the gini criterion), after any correction
-
-
-@dataclass(frozen=True)
-class AttributeBest:
-    """An attribute's best candidate, the one that competes with the other attributes."""
-
-    attribute: str
-    index: int  # -1: no valid candidate
-    score: float
-    gain: float
-    reason: int
-    many_valued: bool = False
-
+# --- the rules ---------------------------------------------------------------------------------
 
 def split_limits(settings: Settings, stats, n_classes: int, kind: str):
     """(ok, reason) per candidate from the rules that need only the candidate itself.
@@ -79,292 +63,231 @@ def j48_min_split(n_known, m: float, n_classes: int):
     return np.where(raw <= m, m, np.minimum(raw, 25.0))
 
 
-def _best(ok: np.ndarray, rank: np.ndarray):
-    """First index of the largest rank among ok candidates along the last axis (-1: none)."""
+def ranks_by_gain(settings: Settings, kind: str) -> bool:
+    """C4.5 picks a numeric attribute's threshold by gain; only that threshold's gain ratio
+    competes with the other attributes (Quinlan 1993)."""
+    return kind == "threshold" and settings.criterion == "gain_ratio"
+
+
+@dataclass(frozen=True)
+class AttributeBest:
+    """An attribute's best candidate, the one that competes with the other attributes."""
+
+    index: int  # candidate index within the attribute's block; -1: none qualifies
+    score: float  # what the criterion ranks attributes by
+    gain: float  # information gain (Gini gain for the gini criterion), after any correction
+    reason: int  # OK, or why no candidate of the attribute qualifies
+    n_ok: int = 0  # candidates satisfying the split rules (C4.5 counts its cuts so)
+    ties: int = 0  # candidates within TIE of the best on the measure that picked it
+
+
+def correction_of(settings: Settings, block: Block, ok: np.ndarray, n_total: float) -> float:
+    """C4.5's threshold correction of a numeric attribute at a node: log2(#cuts) / N, the cuts
+    counted among those satisfying the split rules (as J48 counts them)."""
+    if block.kind != "threshold" or not settings.threshold_correction:
+        return 0.0
+    return float(threshold_correction(int(ok.sum()), n_total))
+
+
+def block_best(settings: Settings, block: Block, ok: np.ndarray, reason: np.ndarray, used: bool) -> AttributeBest:
+    """The competing candidate of one attribute (block stats already carry any correction)."""
+    stats, n_ok = block.stats, int(ok.sum())
+    if used:
+        return AttributeBest(-1, 0.0, 0.0, USED, n_ok)
+    if n_ok == 0:
+        return AttributeBest(-1, 0.0, 0.0, no_candidate_reason(block.known, reason), 0)
+    by_gain = ranks_by_gain(settings, block.kind)
+    rank = stats.gain if by_gain else stats.score_by(settings.criterion)
     masked = np.where(ok, rank, -np.inf)
-    has = ok.any(axis=-1)
-    if masked.shape[-1] == 0:
-        return np.full(has.shape, -1), has
-    top = masked.max(axis=-1, keepdims=True)
-    first = np.argmax(masked >= top - TIE, axis=-1)
-    return np.where(has, first, -1), has
+    within = masked >= masked.max() - TIE
+    best = int(np.argmax(within))
+    ties = int(within.sum())
+    gain = float(stats.gain_by(settings.criterion)[best])
+    if settings.criterion != "gain_ratio":
+        return AttributeBest(best, float(rank[best]), gain, OK, n_ok, ties)
+    if by_gain:
+        gain = float(stats.corrected_gain[best])
+        if gain <= TIE:
+            return AttributeBest(-1, 0.0, gain, NO_CORRECTED_GAIN, n_ok, ties)
+    return AttributeBest(best, float(stats.gain_ratio[best]), gain, OK, n_ok, ties)
+
+
+def no_candidate_reason(known: float, reasons: np.ndarray) -> int:
+    """The most basic reason why no candidate of an attribute qualifies."""
+    if known <= 0:
+        return NO_KNOWN
+    broken = reasons[reasons != OK]
+    return int(broken.min()) if broken.size else ONE_BRANCH
 
 
 @dataclass(frozen=True, eq=False)
 class Bests:
-    """Each attribute's competing candidate, as arrays over attributes."""
+    """Each attribute's competing candidate, for L nodes and A attributes: arrays (L, A)."""
 
-    attributes: tuple[str, ...]
-    index: np.ndarray  # candidate index within the attribute's block; -1: none qualifies
+    index: np.ndarray
     score: np.ndarray
     gain: np.ndarray
     reason: np.ndarray
-    many_valued: np.ndarray
-
-    def __getitem__(self, attribute: str) -> AttributeBest:
-        j = self.attributes.index(attribute)
-        return AttributeBest(attribute, int(self.index[j]), float(self.score[j]), float(self.gain[j]),
-                             int(self.reason[j]), bool(self.many_valued[j]))
+    ties: np.ndarray
+    many_valued: np.ndarray  # (A,): J48 leaves these out of the average gain
 
     @staticmethod
-    def join(parts: list["Bests"], order: tuple[str, ...]) -> "Bests":
-        names = tuple(a for part in parts for a in part.attributes)
-        where = np.array([names.index(a) for a in order], dtype=int)
-        pick = lambda field: np.concatenate([getattr(p, field) for p in parts])[where]  # noqa: E731
-        return Bests(order, *(pick(f) for f in ("index", "score", "gain", "reason", "many_valued")))
+    def of(bests: list[AttributeBest], many_valued) -> "Bests":
+        field = lambda name: np.array([[getattr(b, name) for b in bests]])  # noqa: E731 (one row)
+        return Bests(field("index").astype(np.int64), field("score").astype(float), field("gain").astype(float),
+                     field("reason").astype(np.int64), field("ties").astype(np.int64),
+                     np.asarray(many_valued, dtype=bool))
 
 
-def attribute_bests(attributes, kind, stats, ok, reason, settings, used, n_total, many_valued=None) -> Bests:
-    """The competing candidate of each attribute; arrays are (attributes, candidates).
+@dataclass(frozen=True, eq=False)
+class Choice:
+    """The winning attribute of each node (-1: no split qualifies), the average gain C4.5 used,
+    and which attributes tie with the winner at the top."""
 
-    With the gain-ratio criterion a numeric attribute's threshold is the one with the highest
-    gain, and only that threshold's gain ratio competes (Quinlan 1993, C4.5)."""
-    many = np.zeros(len(attributes), dtype=bool) if many_valued is None else np.asarray(many_valued)
-    if ok.shape[-1] == 0:  # no candidate at all (e.g. one value left)
-        nothing = np.zeros(len(attributes))
-        return Bests(tuple(attributes), np.full(len(attributes), -1), nothing, nothing,
-                     np.full(len(attributes), ONE_BRANCH), many)
-    threshold_by_gain = kind == "threshold" and settings.criterion == "gain_ratio"
-    rank = stats.gain if threshold_by_gain else stats.score_by(settings.criterion)
-    index, has = _best(ok, rank)
-    safe = np.maximum(index, 0)[:, None]
-    pick = lambda a: np.take_along_axis(np.broadcast_to(a, ok.shape), safe, axis=-1)[:, 0]  # noqa: E731
-    gain = pick(stats.gain_by(settings.criterion))
-    score = gain if settings.criterion != "gain_ratio" else pick(stats.gain_ratio)
-    why = np.where(has, OK, _first_reason(reason))
-    if threshold_by_gain:
-        gain = gain - threshold_correction(settings, ok.sum(axis=-1), n_total)
-        positive = gain > TIE
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.where(positive, gain / pick(stats.split_info), 0.0)
-        why = np.where(has & ~positive, NO_CORRECTED_GAIN, why)
-    if not settings.reuse_attributes:
-        why = np.where([a in used for a in attributes], USED, why)
-    return Bests(tuple(attributes), np.where(why == OK, index, -1), score, gain, why, many)
+    attribute: np.ndarray  # (L,)
+    average_gain: np.ndarray  # (L,), NaN where the rule is off
+    tied: np.ndarray  # (L, A) bool, the winner included
 
 
-def threshold_correction(settings: Settings, n_thresholds, n_total):
-    """C4.5 release 8 / J48: log2(number of candidate thresholds) / N (Quinlan 1996)."""
-    n_thresholds = np.asarray(n_thresholds, dtype=float)
-    if not settings.threshold_correction:
-        return np.zeros_like(n_thresholds)
-    return np.log2(np.maximum(n_thresholds, 1.0)) / n_total
-
-
-def _first_reason(reasons: np.ndarray) -> np.ndarray:
-    """The most basic reason why no candidate of an attribute qualifies."""
-    if reasons.shape[-1] == 0:
-        return np.full(reasons.shape[:-1], ONE_BRANCH)
-    worst = np.where(reasons != OK, reasons, 99).min(axis=-1)
-    return np.where(worst == 99, ONE_BRANCH, worst)
-
-
-def choose(bests: Bests, settings: Settings) -> tuple[Choice | None, float]:
-    """The winning candidate (None: no split qualifies) and the average gain used, if any."""
+def choose(bests: Bests, settings: Settings) -> Choice:
+    """The winning candidate of every node; ties go to the attribute first in column order."""
     contenders = bests.index >= 0
-    average = float("nan")
-    if settings.average_gain_rule and contenders.any():
-        pool = contenders & ~bests.many_valued
-        pool = pool if pool.any() else contenders
-        average = float(bests.gain[pool].mean())
-        contenders &= (bests.gain >= average - AVERAGE_TOLERANCE) & (bests.score > 0)
-    if not contenders.any():
-        return None, average
+    average = np.full(contenders.shape[0], np.nan)
+    if settings.average_gain_rule:
+        pool = contenders & ~bests.many_valued[None, :]
+        pool = np.where(pool.any(axis=1, keepdims=True), pool, contenders)
+        counts = pool.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            average = np.where(counts > 0, np.where(pool, bests.gain, 0.0).sum(axis=1) / counts, np.nan)
+        contenders = contenders & (bests.gain >= average[:, None] - AVERAGE_TOLERANCE) & (bests.score > 0)
     scores = np.where(contenders, bests.score, -np.inf)
-    j = int(np.argmax(scores >= scores.max() - TIE))
-    return Choice(bests.attributes[j], int(bests.index[j]), float(bests.score[j]), float(bests.gain[j])), average
+    top = scores.max(axis=1, initial=-np.inf)
+    tied = contenders & (scores >= top[:, None] - TIE)
+    has = contenders.any(axis=1)
+    first = np.argmax(tied, axis=1) if tied.shape[1] else np.zeros(len(has), dtype=np.int64)
+    winner = np.where(has, first, -1)
+    return Choice(winner, average, tied)
 
+
+# --- one node, every candidate ----------------------------------------------------------------
 
 @dataclass(frozen=True, eq=False)
 class Evaluation:
     """All candidates of one node and the choice made among them."""
 
-    encoded: Encoded
+    encoded: object  # encoding.Encoded
     rows: np.ndarray
     weights: np.ndarray
     settings: Settings
     used: frozenset
     node_counts: np.ndarray
-    bests: Bests
-    choice: Choice | None
+    blocks: tuple  # one Block per attribute, in column order
+    bests: tuple  # one AttributeBest per attribute
+    chosen_attribute: int  # -1: no split qualifies
     average_gain: float
-    scan: NumericScan | None
-    blocks: dict  # attribute -> Block, for non-threshold attributes
+    tied: tuple  # attributes tying with the winner at the top (the winner first)
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        return self.encoded.attributes
 
     def block(self, attribute: str) -> Block:
-        if attribute not in self.blocks:  # threshold blocks are cut out of the scan when asked for
-            self.blocks[attribute] = self.scan.block(self.scan.attributes.index(attribute))
-        return self.blocks[attribute]
+        return self.blocks[self.attributes.index(attribute)]
+
+    @property
+    def choice(self):
+        """(attribute, index within its block), or None."""
+        if self.chosen_attribute < 0:
+            return None
+        j = self.chosen_attribute
+        return self.attributes[j], self.bests[j].index
+
+    @property
+    def chosen_test(self):
+        choice = self.choice
+        return None if choice is None else self.block(choice[0]).test(choice[1])
 
     @cached_property
+    def candidates(self):
+        from .table import CandidateTable
+
+        return CandidateTable.of(self)
+
+    @property
     def table(self) -> pd.DataFrame:
-        columns = REGRESSION_COLUMNS if self.encoded.is_regression else TABLE_COLUMNS
-        frames = [self._block_frame(a) for a in self.encoded.attributes]
-        frames = [f for f in frames if len(f)]
-        if not frames:
-            return pd.DataFrame(columns=columns)
-        return pd.concat(frames, ignore_index=True)[columns]
-
-    def _block_frame(self, attribute: str) -> pd.DataFrame:
-        block = self.block(attribute)
-        s, n = block.stats, block.size
-        ok, reason = split_limits(self.settings, s, max(len(self.encoded.classes), 1), block.kind)
-        best = self.bests[attribute]
-        reason = self._attribute_reasons(block, ok, reason, best)
-        if self.encoded.is_regression:
-            return self._regression_frame(block, reason)
-        score = s.score_by(self.settings.criterion).astype(float).copy()
-        adjusted = np.full(n, np.nan)
-        if best.index >= 0 and block.kind == "threshold" and self.settings.criterion == "gain_ratio":
-            adjusted[best.index] = best.gain
-            score[best.index] = best.score
-        chosen = np.zeros(n, dtype=bool)
-        if self.choice is not None and self.choice.attribute == attribute:
-            chosen[self.choice.index] = True
-        tests = [block.test(i) for i in range(n)]
-        return pd.DataFrame({
-            "attribute": attribute,
-            "kind": block.kind,
-            "test": [t.describe() for t in tests],
-            "threshold": block.thresholds if block.kind == "threshold" else np.full(n, np.nan),
-            "branches": [t.branch_labels for t in tests],
-            "branch_counts": [tuple(tuple(float(c) for c in b) for b in s.branches[i]) for i in range(n)],
-            "n": s.n, "known": s.known,
-            "entropy_before": s.entropy_before, "entropy_after": s.entropy_after, "gain": s.gain,
-            "split_info": s.split_info, "gain_ratio": s.gain_ratio, "adjusted_gain": adjusted,
-            "gini_before": s.gini_before, "gini_after": s.gini_after, "gini_gain": s.gini_gain,
-            "cart_measure": s.cart_measure, "error_before": s.error_before, "error_after": s.error_after,
-            "score": score,
-            "eligible": reason == OK,
-            "reason": [self._reason_text(r, block) for r in reason],
-            "chosen": chosen,
-        })
-
-    def _regression_frame(self, block: Block, reason) -> pd.DataFrame:
-        s, n = block.stats, block.size
-        tests = [block.test(i) for i in range(n)]
-        chosen = np.zeros(n, dtype=bool)
-        if self.choice is not None and self.choice.attribute == block.attribute:
-            chosen[self.choice.index] = True
-        moments = s.branches
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = moments[..., 1] / moments[..., 0]
-        return pd.DataFrame({
-            "attribute": block.attribute, "kind": block.kind,
-            "test": [t.describe() for t in tests],
-            "threshold": block.thresholds if block.kind == "threshold" else np.full(n, np.nan),
-            "branches": [t.branch_labels for t in tests],
-            "branch_stats": [tuple((float(moments[i, b, 0]), float(means[i, b])) for b in range(moments.shape[1]))
-                             for i in range(n)],
-            "n": s.n, "known": s.known,
-            "sse_before": s.sse_before, "sse_after": s.sse_after, "sse_reduction": s.reduction,
-            "mse_before": s.mse_before, "mse_after": s.mse_after,
-            "score": s.gain, "eligible": reason == OK,
-            "reason": [self._reason_text(r, block) for r in reason], "chosen": chosen,
-        })
-
-    def _attribute_reasons(self, block: Block, ok, reason, best: AttributeBest) -> np.ndarray:
-        reason = reason.copy()
-        if best.reason == USED:  # the reason a student needs first, whatever else holds
-            return np.full_like(reason, USED)
-        if block.kind == "threshold" and self.settings.criterion == "gain_ratio":
-            others = ok.copy()
-            if best.index >= 0:
-                others[best.index] = False
-            reason = np.where(others, NOT_BEST_THRESHOLD, reason)
-            if best.index < 0 and best.reason == NO_CORRECTED_GAIN:
-                reason = np.where(ok, NO_CORRECTED_GAIN, reason)
-        if self.settings.average_gain_rule and best.index >= 0 and reason[best.index] == OK:
-            if best.gain < self.average_gain - AVERAGE_TOLERANCE:
-                reason[best.index] = BELOW_AVERAGE
-            elif best.score <= 0:
-                reason[best.index] = ZERO_RATIO
-        return reason
-
-    def _reason_text(self, code: int, block: Block) -> str:
-        s = self.settings
-        texts = {
-            OK: "",
-            NO_KNOWN: "no row has a value for this attribute here",
-            ONE_BRANCH: "all rows fall into one branch",
-            SMALL_LEAF: f"a branch would hold less than min_samples_leaf = {label(s.min_samples_leaf)} rows",
-            FEW_CASES: f"fewer than two branches hold at least {label(s.min_branch_cases)} cases (J48's -M)",
-            SMALL_SIDE: "a side would hold fewer cases than J48's minimum for a threshold",
-            USED: "already tested on this path (ID3 tests an attribute once per path)",
-            NOT_BEST_THRESHOLD: f"C4.5 keeps only the threshold of {block.attribute} with the highest gain",
-            NO_CORRECTED_GAIN: "gain minus C4.5's threshold correction is not positive",
-            BELOW_AVERAGE: f"gain is below the average gain {self.average_gain:.4f} (C4.5 ranks by gain "
-                           "ratio only the candidates with at least average gain)",
-            ZERO_RATIO: "gain ratio is 0",
-        }
-        return texts[code] + (f"; {block.note}" if block.note and code == OK else "")
+        """Every candidate, one row each, with every measure (see `table.CandidateTable`)."""
+        return self.candidates.frame()
 
     def explanation(self) -> str:
         """Why the chosen candidate won, in words."""
         if self.choice is None:
             return ""
-        c, s = self.choice, self.settings
-        name = CRITERION_NAMES[s.criterion]
-        if s.criterion == "gain_ratio" and self.encoded.kind(c.attribute) == "numeric" \
-                and s.numeric_split == "threshold" and s.threshold_correction:
-            name = "gain ratio (after C4.5's threshold correction)"
-        text = f"highest {name} ({c.score:.4f})"
-        if s.average_gain_rule:
-            text += f" among the candidates whose gain is at least the average gain ({self.average_gain:.4f})"
-        return text
+        j = self.chosen_attribute
+        return explanation(self.settings, self.block(self.attributes[j]).kind, self.bests[j].score,
+                           self.average_gain)
 
 
-TABLE_COLUMNS = [
-    "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",
-    "entropy_before", "entropy_after", "gain", "split_info", "gain_ratio", "adjusted_gain",
-    "gini_before", "gini_after", "gini_gain", "cart_measure", "error_before", "error_after",
-    "score", "eligible", "reason", "chosen",
-]
+def explanation(settings: Settings, kind: str, score: float, average_gain: float) -> str:
+    name = CRITERION_NAMES[settings.criterion]
+    if settings.criterion == "gain_ratio" and kind == "threshold" and settings.threshold_correction:
+        name = "gain ratio (after C4.5's threshold correction)"
+    text = f"highest {name} ({score:.4f})"
+    if settings.average_gain_rule:
+        text += f" among the candidates whose gain is at least the average gain ({average_gain:.4f})"
+    return text
 
 
-REGRESSION_COLUMNS = [
-    "attribute", "kind", "test", "threshold", "branches", "branch_stats", "n", "known",
-    "sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "reason", "chosen",
-]
-
-
-def evaluate(encoded: Encoded, rows: np.ndarray, weights: np.ndarray, settings: Settings,
+def evaluate(encoded, rows: np.ndarray, weights: np.ndarray, settings: Settings,
              used: frozenset = frozenset()) -> Evaluation:
     """Score every candidate split of the node made of `rows` (with `weights`) and choose."""
-    k = max(len(encoded.classes), 1)
     channels = encoded.channels(rows, weights)
     node_summary = channels.sum(axis=1)
     n_total = float(weights.sum())
-    parts, scan, blocks = [], None, {}
-    if settings.numeric_split == "threshold" and encoded.numeric_attributes:
-        scan = NumericScan(encoded, encoded.numeric_by_attribute[:, rows], channels, node_summary)
-        ok, reason = split_limits(settings, scan.scores, k, "threshold")
-        ok &= scan.distinct
-        bests = attribute_bests(scan.attributes, "threshold", scan.scores, ok, reason, settings, used, n_total)
-        index = bests.index.copy()
-        if scan.distinct.shape[1]:  # the block index of each cut position counts distinct cuts only
-            rank_among_distinct = np.cumsum(scan.distinct, axis=1) - 1
-            index = np.where(index >= 0, rank_among_distinct[np.arange(len(index)), np.maximum(index, 0)], -1)
-        parts.append(Bests(bests.attributes, index, bests.score, bests.gain, bests.reason, bests.many_valued))
+    k = max(len(encoded.classes), 1)
+    blocks, bests = [], []
     for attribute in encoded.attributes:
-        if scan is not None and attribute in scan.attributes:
-            continue
-        block = _categorical_block(encoded, attribute, rows, channels, node_summary, settings)
-        blocks[attribute] = block
+        block = attribute_block(encoded, attribute, rows, channels, node_summary, settings)
         ok, reason = split_limits(settings, block.stats, k, block.kind)
-        as_row = block.stats.take(None)  # (1, C): one attribute through the batched code
-        many = [len(block.values) >= 0.3 * encoded.n_rows]  # J48 leaves these out of the average gain
-        parts.append(attribute_bests([attribute], block.kind, as_row, ok[None], reason[None],
-                                     settings, used, n_total, many))
-    bests = Bests.join(parts, encoded.attributes)
-    choice, average = choose(bests, settings)
-    return Evaluation(encoded, rows, weights, settings, used, node_summary, bests, choice, average, scan, blocks)
+        correction = correction_of(settings, block, ok, n_total)
+        if correction:
+            block = replace(block, stats=block.stats.with_correction(correction))
+        blocks.append(block)
+        blocks_used = not settings.reuse_attributes and attribute in used
+        bests.append(block_best(settings, block, ok, reason, blocks_used))
+    many = [many_valued(encoded, settings, b) for b in blocks]
+    choice = choose(Bests.of(bests, many), settings)
+    winner = int(choice.attribute[0])
+    tied = tuple(encoded.attributes[j] for j in np.flatnonzero(choice.tied[0]))
+    return Evaluation(encoded, rows, weights, settings, used, node_summary, tuple(blocks), tuple(bests), winner,
+                      float(choice.average_gain[0]), tied)
 
 
-def _categorical_block(encoded, attribute, rows, channels, node_summary, settings) -> Block:
-    codes = encoded.codes(attribute)[rows]
-    values = encoded.categories(attribute)
-    if settings.categorical_split == "subset" and encoded.kind(attribute) == "categorical":
-        return subset_block(encoded, attribute, codes, values, channels, node_summary,
-                            settings.max_exhaustive_values, settings.max_subset_size)
-    return multiway_block(encoded, attribute, codes, values, channels, node_summary)
+def many_valued(encoded, settings: Settings, block: Block) -> bool:
+    """J48 leaves multiway attributes with values for at least 30% of the rows out of the average."""
+    return block.kind != "threshold" and len(block.values) >= 0.3 * encoded.n_rows
+
+
+def attribute_block(encoded, attribute: str, rows, channels, node_summary, settings: Settings) -> Block:
+    """The candidates of one attribute at a node, as the settings define them."""
+    if encoded.kind(attribute) == "numeric" and settings.numeric_split == "threshold":
+        block = threshold_block(encoded, attribute, rows, channels, node_summary, settings.cut_tolerance)
+    else:
+        codes = encoded.codes(attribute)[rows]
+        values = encoded.categories(attribute)
+        if settings.categorical_split == "subset" and encoded.kind(attribute) == "categorical":
+            block = subset_block(encoded, attribute, codes, values, channels, node_summary,
+                                 settings.max_exhaustive_values, settings.max_subset_size)
+        else:
+            block = multiway_block(encoded, attribute, codes, values, channels, node_summary)
+    known = float(known_size(encoded, attribute, rows, channels))
+    return replace(block, known=known)
+
+
+def known_size(encoded, attribute: str, rows, channels) -> float:
+    """The case weight of the node's rows whose value of `attribute` is known."""
+    if encoded.kind(attribute) == "numeric":
+        present = ~np.isnan(encoded.numeric(attribute)[rows])
+    else:
+        present = encoded.codes(attribute)[rows] >= 0
+    size = channels[-1] if encoded.sized else (channels[0] if encoded.is_regression else channels.sum(axis=0))
+    return float(size[present].sum())

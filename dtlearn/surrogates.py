@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .conditions import SubsetTest, ThresholdTest
+from .conditions import MultiwayTest, SubsetTest, ThresholdTest
 from .encoding import codes_for
+from .routing import branches
 
 
 @dataclass(frozen=True)
@@ -115,19 +116,18 @@ def primary_branches(encoded, rows: np.ndarray, test) -> np.ndarray:
     """The primary test's branch (0, 1) of each training row, -1 where its value is missing.
     A multiway test of two values (ID3, C4.5 on a two-valued attribute) sends its first value
     to branch 0, as a subset test would."""
-    if isinstance(test, ThresholdTest):
-        values = encoded.numeric(test.attribute)[rows]
-        return np.where(np.isnan(values), -1, np.where(values <= test.threshold, 0, 1))
-    first = test.left if isinstance(test, SubsetTest) else test.values[:1]
-    codes = encoded.codes(test.attribute)[rows]
-    inside = np.isin(np.arange(len(encoded.categories(test.attribute))),
-                     [encoded.categories(test.attribute).index(v) for v in first])
-    return np.where(codes < 0, -1, np.where(inside[np.maximum(codes, 0)], 0, 1))
+    if isinstance(test, MultiwayTest):
+        test = SubsetTest(test.attribute, test.values[:1], test.values[1:])
+    return branches(encoded, test, rows)
 
 
-def surrogates_of(evaluation, test, limit: int = 5) -> tuple[Surrogate, ...]:
-    """The surrogates of a node's chosen binary split, from the node's training rows."""
+def surrogates_of(encoded, rows, weights=None, test=None, limit: int = 5) -> tuple[Surrogate, ...]:
+    """The surrogates of a node's binary split, from the node's training rows (an `Evaluation`
+    may stand for encoded, rows and weights)."""
+    if weights is None or test is None:  # surrogates_of(evaluation, test[, limit])
+        evaluation, test, limit = encoded, rows, (weights if isinstance(weights, int) else limit)
+        encoded, rows, weights = evaluation.encoded, evaluation.rows, evaluation.weights
     if len(test.branch_labels) != 2:
         return ()
-    primary = primary_branches(evaluation.encoded, evaluation.rows, test)
-    return find_surrogates(evaluation.encoded, evaluation.rows, evaluation.weights, primary, test.attribute, limit)
+    primary = primary_branches(encoded, rows, test)
+    return find_surrogates(encoded, rows, weights, primary, test.attribute, limit)

@@ -15,12 +15,15 @@ from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 
 MEASURES = {  # table column -> heading; shown when the table has the column
     "known": "known ρ",
-    "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain", "split_info": "Split info",
-    "gain_ratio": "Gain ratio", "adjusted_gain": "Gain′ C4.5",
+    "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain",
+    "correction": "log₂(cuts)/N", "corrected_gain": "Gain′ = Gain − log₂(cuts)/N", "split_info": "Split info",
+    "gain_ratio": "Gain ratio",
     "gini_before": "Gini(D)", "gini_after": "Gini after", "gini_gain": "Gini gain",
     "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
     "mse_before": "MSE(D)", "mse_after": "MSE after",
 }
+RANKS = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}  # criterion -> its column
+RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
 MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
@@ -47,73 +50,76 @@ def branches_text(row) -> str:
     return " · ".join(parts)
 
 
+def ranked_column(tree) -> str:
+    """The table column the criterion ranks candidates by (regression: the score, ΔMSE)."""
+    return "score" if tree.is_regression else RANKS.get(tree.settings.criterion, "score")
+
+
 def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     """The candidate table as students read it (tests, every measure, rows per branch), and
-    its column settings: 3 decimals, narrow number columns."""
+    its column settings: 3 decimals, narrow number columns. The measure the criterion ranks by
+    comes first, its heading saying so."""
     records = table.to_dict("records")
     held = "n, mean" if tree.is_regression else "/".join(tree.classes)
     shown = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
                           f"rows per branch ({held})": [branches_text(r) for r in records]}, index=table.index)
-    order = list(MEASURES)
-    if tree.settings.criterion == "gini":  # the measures the algorithm ranks by come first
-        order.sort(key=lambda c: not c.startswith("gini"))
-    for column in order:
-        heading = MEASURES[column]
-        if column not in table:
+    ranked = ranked_column(tree)
+    ranked_heading = f"{RANKED_NAMES[ranked]} (ranks)"
+    shown[ranked_heading] = pd.to_numeric(table[ranked], errors="coerce")
+    corrected = "correction" in table and (pd.to_numeric(table["correction"], errors="coerce") > 0).any()
+    for column, heading in MEASURES.items():
+        if column not in table or column == ranked:
             continue
         values = pd.to_numeric(table[column], errors="coerce")
-        if (column == "known" and (values >= 1).all()) or (column == "adjusted_gain" and values.isna().all()):
+        if column == "known" and (values >= 1).all():
+            continue
+        if column in ("correction", "corrected_gain") and not corrected:
             continue
         shown[heading] = values
-    if tree.is_regression:
-        shown.insert(2, "ΔMSE", table["score"])  # what CART ranks by
     reasons = [r["reason"] if not r["chosen"] else "" for r in records]
+    reasons = [f"ties with the chosen row (within 1e-12): the first in the table wins{'; ' + why if why else ''}"
+               if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]
     if any(reasons):
         shown["why not chosen"] = reasons
     number = st.column_config.NumberColumn(format="%.3f", width=64)
+    headings = set(MEASURES.values())
     config = {"candidate": st.column_config.TextColumn(width=140),
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
-              **{h: number for h in shown.columns if h in MEASURES.values() or h == "ΔMSE"}}
+              ranked_heading: st.column_config.NumberColumn(format="%.3f", width=90),
+              **{h: number for h in shown.columns if h in headings}}
     return shown, config
 
 
-def shorter(table: pd.DataFrame) -> pd.DataFrame:
-    """Each numeric attribute's best cut (eligible first, then the highest score, then the first
-    in the table), and the chosen row; other rows all kept. Plain arrays: pandas' grouping
-    and sorting cost more than the whole step on a small table."""
-    cut = table["kind"].to_numpy(dtype=object) == "threshold"
-    keep = ~cut | table["chosen"].to_numpy(dtype=bool)
-    score = np.nan_to_num(table["score"].to_numpy(dtype=float), nan=-np.inf)
-    ranks = zip(table["eligible"].to_numpy(dtype=bool), score)
-    best: dict[str, tuple] = {}
-    for i, (attribute, rank) in enumerate(zip(table["attribute"].to_numpy(dtype=object), ranks)):
-        if cut[i] and (attribute not in best or rank > best[attribute][0]):
-            best[attribute] = (rank, i)
-    keep[[i for _, i in best.values()]] = True
-    return table[keep]
-
-
 def candidates_ui(step, tree) -> pd.DataFrame:
-    """The candidate table; returns its rows as shown (each attribute's best cut, or every cut
-    when the student asks for them)."""
-    table = step.table
+    """The candidate table; returns its rows as shown: each attribute's best cut first, every cut
+    when the student asks for them (up to MAX_ROWS)."""
+    candidates = step.candidates
     st.subheader("Candidate splits")
     if tree.is_regression:
         ranked = "the decrease in mean squared error (ΔMSE)"
     else:
         ranked = common.CRITERION_TITLES.get(tree.settings.criterion, tree.settings.criterion).lower()
     st.caption(f"One row per candidate test at this node, with every measure; "
-               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** and takes the row marked ✓ "
-               "(ties go to the row first in the table). *Why not chosen* names the rule a row breaks; scroll "
-               "the table sideways for the other measures. Click a row to work out its formulas below.")
-    rows = table
-    if len(table) > MANY_ROWS and (table["kind"] == "threshold").any():
+               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (the first number column) "
+               "and takes the row marked ✓; ties within 1e-12 go to the row first in the table. *Why not chosen* "
+               "names the rule a row breaks; scroll the table sideways for the other measures. Click a row to "
+               "work out its formulas below.")
+    positions = None
+    has_cuts = bool((candidates["threshold"] == candidates["threshold"]).any())
+    if len(candidates) > MANY_ROWS and has_cuts:
         every = st.toggle("Show every threshold", key="every_threshold",
                           help="Off: each numeric attribute's best cut only (the chart below shows all of them).")
-        if not every or len(table) > MAX_ROWS:
-            rows = shorter(table)
-        if every and len(table) > MAX_ROWS:
-            st.caption(f"{len(table)} candidates are too many to list: the chart below shows every cut.")
+        best = candidates.best_rows()
+        positions = best
+        if every:
+            rest = np.setdiff1d(np.arange(len(candidates)), best)[:max(MAX_ROWS - len(best), 0)]
+            positions = np.sort(np.concatenate([best, rest]))
+            if len(candidates) > MAX_ROWS:
+                st.caption(f"{len(candidates)} candidates are too many to list: each attribute's best, then the "
+                           f"first in table order up to {MAX_ROWS}; the chart below shows every cut.")
+    rows = candidates.frame(positions)
+    if step.action != "split":
+        rows = rows.assign(chosen=False)
     shown, config = display_table(rows, tree)
     key, formula_key = f"candidates_{step.number}", f"formula_row_{step.number}"
 
@@ -172,8 +178,8 @@ def thresholds_ui(step, tree) -> str | None:
     """Zaki & Meira's chart of every cut of a numeric attribute, in an expander that stays open
     while the student steps (and is only drawn while open: Plotly is the page's heaviest part).
     Returns the attribute shown, if any."""
-    cuts = step.table[step.table["kind"] == "threshold"]
-    if cuts.empty:
+    candidates = step.candidates
+    if candidates is None or not (candidates["threshold"] == candidates["threshold"]).any():
         return None
     st.subheader("Every threshold of a numeric attribute")
     sides = f"the mean {md(tree.target)}" if tree.is_regression else "the rows of each class"
@@ -182,24 +188,30 @@ def thresholds_ui(step, tree) -> str | None:
     if not box.open:
         return None
     with box:
-        return threshold_chart(step, tree, cuts)
+        return threshold_chart(step, tree, candidates)
 
 
-def threshold_chart(step, tree, cuts: pd.DataFrame) -> str:
-    table, chosen = step.table, step.chosen_row
-    attributes = list(dict.fromkeys(cuts["attribute"]))
-    chosen_attribute = table.iloc[chosen]["attribute"] if chosen is not None else None
+def threshold_chart(step, tree, candidates) -> str:
+    """The chart of one attribute's cuts (at most MAX_CUTS of them: every k-th, and the best)."""
+    evaluation = step.evaluation
+    is_cut = candidates["threshold"] == candidates["threshold"]
+    attributes = [evaluation.attributes[j] for j in dict.fromkeys(candidates.block[is_cut].tolist())]
+    chosen = step.chosen_row
+    chosen_attribute = evaluation.attributes[candidates.block[chosen]] if chosen is not None else None
     key = f"threshold_attribute_{step.number}"
     if st.session_state.get(key) not in attributes:
         st.session_state[key] = chosen_attribute if chosen_attribute in attributes else attributes[0]
     attribute = st.selectbox("Attribute", attributes, key=key) if len(attributes) > 1 else attributes[0]
-    rows = cuts[cuts["attribute"] == attribute]
-    if len(rows) > MAX_CUTS:  # every k-th cut, and the best ones kept
-        k = -(-len(rows) // MAX_CUTS)
-        kept = set(rows.index[::k]) | set(rows.nlargest(5, "score").index) | set(rows.index[rows["chosen"]])
-        st.caption(f"{len(rows)} cuts: every {k}th is drawn, and the best ones.")
-        rows = rows.loc[sorted(kept)]
-    cut = table.iloc[chosen]["threshold"] if attribute == chosen_attribute else None
+    positions = np.flatnonzero(candidates.block == evaluation.attributes.index(attribute))
+    if len(positions) > MAX_CUTS:  # every k-th cut, and the best ones kept
+        k = -(-len(positions) // MAX_CUTS)
+        score = np.nan_to_num(candidates["score"][positions], nan=-np.inf)
+        best = positions[np.argsort(-score, kind="stable")[:5]]
+        kept = set(positions[::k].tolist()) | set(best.tolist()) | ({chosen} if chosen in positions else set())
+        st.caption(f"{len(positions)} cuts: every {k}th is drawn, and the best ones.")
+        positions = np.array(sorted(kept))
+    rows = candidates.frame(positions)
+    cut = candidates["threshold"][chosen] if attribute == chosen_attribute else None
     if tree.is_regression:
         figure = charts.regression_threshold_chart(rows, attribute, tree.target, cut)
         below = f"the mean {md(tree.target)} on each side"
@@ -274,7 +286,7 @@ if step is not None and step.action == "split":
     shown_rows = candidates_ui(step, tree)
     formulas_ui(step, tree, shown_rows)
     thresholds_ui(step, tree)
-elif step is not None and step.action == "leaf" and len(step.table):
+elif step is not None and step.action == "leaf" and step.candidates is not None and len(step.candidates):
     box = st.expander("What the candidate splits would have scored here", key=f"leaf_candidates_{k}",
                       on_change="rerun")
     if box.open:
@@ -283,4 +295,4 @@ elif step is not None and step.action == "leaf" and len(step.table):
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
     following = tree.steps[k]
-    drawing.prefetch(tree.at_step(k + 1).to_dot(highlight=following.node_id), lambda: following.table)
+    drawing.prefetch(tree.at_step(k + 1).to_dot(highlight=following.node_id), lambda: following.candidates)

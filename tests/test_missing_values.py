@@ -168,7 +168,8 @@ def test_numeric_threshold_with_a_missing_value():
     # rows: (2 A, 0 B) | (1 A, 4 B); rho = 7/8; split info over (2, 5, 1 unknown) / 8.
     # C4.5 release 8 (Quinlan 1996; J48) subtracts log2(#cuts) / N from a threshold's gain, N = 8
     # the node's weight, #cuts = 4: the cuts leaving at least J48's 2 known cases on each side
-    # (2.5, 4, 5.5, 6.5); the threshold's gain ratio is then (gain - 2/8) / split info.
+    # (2.5, 4, 5.5, 6.5); the threshold's gain ratio (the one C4.5 ranks by, which the table's
+    # gain_ratio column shows) is then (gain - 2/8) / split info.
     frame = pd.DataFrame({"x": [1.0, 2.0, 3.0, np.nan, 5.0, 6.0, 7.0, 8.0],
                           "y": ["A", "A", "B", "A", "B", "B", "B", "A"]})
     table = dtlearn.split_table(dtlearn.Dataset(frame, "y"), "c45")
@@ -177,9 +178,10 @@ def test_numeric_threshold_with_a_missing_value():
     assert row["known"] == 7 / 8
     assert row["gain"] == pytest.approx(gain, abs=1e-12)
     assert row["split_info"] == pytest.approx(exact.split_info([2, 5, 1]), abs=1e-12)
-    assert row["gain_ratio"] == pytest.approx(gain / exact.split_info([2, 5, 1]), abs=1e-12)
-    assert row["adjusted_gain"] == pytest.approx(gain - math.log2(4) / 8, abs=1e-12)
-    assert row["score"] == pytest.approx((gain - 2 / 8) / exact.split_info([2, 5, 1]), abs=1e-12)
+    assert row["correction"] == pytest.approx(math.log2(4) / 8, abs=1e-15) and row["cuts"] == 4
+    assert row["corrected_gain"] == pytest.approx(gain - 2 / 8, abs=1e-12)
+    assert row["gain_ratio"] == pytest.approx((gain - 2 / 8) / exact.split_info([2, 5, 1]), abs=1e-12)
+    assert row["score"] == row["gain_ratio"]
     assert list(table.loc[table["eligible"], "threshold"]) == [2.5]  # the best-gain cut alone competes
     assert not table.loc[table["threshold"].isin([1.5, 7.5]), "eligible"].any()
 
