@@ -1,20 +1,17 @@
 """The tests an internal node applies: one class per kind of test, each with its branches.
 
-`branch_of(column)` sends every row to a branch index, or to -1 when the value is missing
-(or, for a multiway test, a value never seen in training): such rows are shared among the
-branches by weight (C4.5, seed 003).
+A test only names its branches; which branch a row takes is decided in one place,
+`routing` (a missing value, or for a multiway test a value never seen in training, takes no
+branch of its own: C4.5 shares such rows among the branches by weight, CART follows its
+surrogate splits).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-import numpy as np
-import pandas as pd
-
 from .data import label
-from .encoding import MISSING, UNSEEN, codes_for
 
 UNKNOWN_BRANCH = -1
 
@@ -25,21 +22,21 @@ class ThresholdTest:
 
     attribute: str
     threshold: float
+    cut: str = field(init=False, repr=False, compare=False)  # the threshold as written (`data.label`)
     kind = "threshold"
 
-    def describe(self) -> str:
-        return f"{self.attribute} <= {label(self.threshold)}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cut", label(self.threshold))
 
-    @cached_property
+    def describe(self) -> str:
+        return f"{self.attribute} <= {self.cut}"
+
+    @property
     def branch_labels(self) -> tuple[str, ...]:
-        return (f"<= {label(self.threshold)}", f"> {label(self.threshold)}")
+        return (f"<= {self.cut}", f"> {self.cut}")
 
     def condition(self, branch: int) -> str:
         return f"{self.attribute} {self.branch_labels[branch]}"
-
-    def branch_of(self, column: pd.Series) -> np.ndarray:
-        values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
-        return np.where(np.isnan(values), UNKNOWN_BRANCH, np.where(values <= self.threshold, 0, 1))
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "attribute": self.attribute, "threshold": float(self.threshold)}
@@ -56,16 +53,12 @@ class MultiwayTest:
     def describe(self) -> str:
         return f"{self.attribute} = ?"
 
-    @property
-    def branch_labels(self) -> tuple[str, ...]:
+    @cached_property
+    def branch_labels(self) -> tuple[str, ...]:  # (computed once: one label per value)
         return tuple(f"= {v}" for v in self.values)
 
     def condition(self, branch: int) -> str:
         return f"{self.attribute} = {self.values[branch]}"
-
-    def branch_of(self, column: pd.Series) -> np.ndarray:
-        codes = codes_for(column, self.values)
-        return np.where(codes < 0, UNKNOWN_BRANCH, codes)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "attribute": self.attribute, "values": list(self.values)}
@@ -89,10 +82,6 @@ class SubsetTest:
 
     def condition(self, branch: int) -> str:
         return f"{self.attribute} {self.branch_labels[branch]}"
-
-    def branch_of(self, column: pd.Series) -> np.ndarray:
-        codes = codes_for(column, self.left)
-        return np.select([codes == MISSING, codes == UNSEEN], [UNKNOWN_BRANCH, 1], 0)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "attribute": self.attribute, "left": list(self.left), "right": list(self.right)}

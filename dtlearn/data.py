@@ -112,6 +112,9 @@ def label(value) -> str:
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
+        written = repr(float(value))  # the shortest digits that read back as the same float
+        if "e" not in written and "n" not in written and len(written.lstrip("-0.").replace(".", "")) <= 12:
+            return written[:-2] if written.endswith(".0") else written
         return np.format_float_positional(float(value), precision=12, fractional=False, trim="-")
     return str(value)
 

@@ -44,8 +44,6 @@ class Encoded:
     class_factor: tuple | None = None  # multiplier per class; None: all 1
     classes: tuple[str, ...] = field(init=False)
     y: np.ndarray = field(init=False)  # class codes, or target values for regression
-    numeric_matrix: np.ndarray = field(init=False)  # (n, #numeric) float, NaN = missing
-    numeric_by_attribute: np.ndarray = field(init=False)  # its transpose, contiguous
 
     def __post_init__(self) -> None:
         frame, target = self.data.frame, self.data.target
@@ -59,11 +57,6 @@ class Encoded:
             classes = ordered_labels(frame[target])
             object.__setattr__(self, "classes", classes)
             object.__setattr__(self, "y", codes_for(frame[target], classes))
-        numeric = [frame[a].to_numpy(dtype=float) for a in self.numeric_attributes]
-        matrix = np.column_stack(numeric) if numeric else np.empty((len(frame), 0))
-        object.__setattr__(self, "numeric_matrix", np.ascontiguousarray(matrix))
-        # (attributes, rows): a node gathers its rows of every numeric attribute in one take
-        object.__setattr__(self, "numeric_by_attribute", np.ascontiguousarray(matrix.T))
 
     @property
     def is_regression(self) -> bool:
@@ -97,7 +90,7 @@ class Encoded:
         weights = np.asarray(class_weights, dtype=float)
         return weights if self.class_factor is None else weights * np.asarray(self.class_factor)
 
-    @property
+    @cached_property
     def attributes(self) -> tuple[str, ...]:
         return self.data.attributes
 
@@ -113,7 +106,12 @@ class Encoded:
         return self.data.kinds[attribute]
 
     def numeric(self, attribute: str) -> np.ndarray:
-        return self.numeric_matrix[:, self.numeric_attributes.index(attribute)]
+        """A numeric attribute's values (NaN: missing): the frame's own column, not a copy."""
+        return self._numeric[attribute]
+
+    @cached_property
+    def _numeric(self) -> dict:
+        return {a: self.data.frame[a].to_numpy(dtype=float, na_value=np.nan) for a in self.numeric_attributes}
 
     def categories(self, attribute: str) -> tuple[str, ...]:
         return self._categorical[attribute][1]
@@ -125,10 +123,6 @@ class Encoded:
     @cached_property
     def _categorical(self) -> dict:
         return _LazyCodes(self.data.frame)
-
-    def sized_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """The case weights the leaf-size rules count (plain weights)."""
-        return weights
 
     @cached_property
     def factor(self) -> np.ndarray:

@@ -63,11 +63,17 @@ class Grown:
 
 @dataclass(eq=False)
 class _Level:
-    starts: np.ndarray  # (L,) segment of each node in the buffers
+    """The nodes of one depth. Node i owns positions starts[i]..ends[i] of the buffers (shared by
+    the levels while no row is shared between branches: a split reorders its segment in place)."""
+
+    starts: np.ndarray  # (L,)
     ends: np.ndarray
-    rows: np.ndarray  # (M,) int32 training row of each position
-    w: np.ndarray  # (M,) weight of each position
-    order: np.ndarray  # (A_threshold, M) int32 positions sorted by each numeric attribute
+    rows: np.ndarray  # (M,) int32: the training row at each position
+    w: np.ndarray  # (M,) its weight (fractional below a C4.5 split on a missing value)
+    cls: np.ndarray  # (M,) int32: its class (classification)
+    ypos: np.ndarray  # (M,) its target (regression; empty otherwise)
+    order: np.ndarray  # (A_threshold, M) int32: positions sorted by each numeric attribute, per node
+    vals: np.ndarray  # (A_threshold, M) the value at each place of `order`
     parent: np.ndarray  # (L,) index of the parent node (-1: the root)
     branch: np.ndarray
     depth: np.ndarray
@@ -77,6 +83,13 @@ class _Level:
     @property
     def size(self) -> int:
         return len(self.starts)
+
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every position of the level's nodes, and the node (index) holding it."""
+        sizes = self.ends - self.starts
+        node = np.repeat(np.arange(self.size), sizes)
+        offset = np.repeat(self.starts - (np.cumsum(sizes) - sizes), sizes)
+        return np.arange(int(sizes.sum())) + offset, node
 
 
 class _Plan:
@@ -88,18 +101,19 @@ class _Plan:
         attributes = encoded.attributes
         kinds = [self._kind(a) for a in attributes]
         self.threshold = [j for j, k in enumerate(kinds) if k == "threshold"]
+        self.threshold_row = {j: i for i, j in enumerate(self.threshold)}
         self.multiway = [j for j, k in enumerate(kinds) if k == "multiway"]
         self.python = [j for j, k in enumerate(kinds) if k == "python"]
         self.categorical = [j for j, k in enumerate(kinds) if k != "threshold"]
-        self.X = np.ascontiguousarray(np.stack([encoded.numeric(attributes[j]) for j in self.threshold])) \
-            if self.threshold else np.zeros((0, encoded.n_rows))
         self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical])
-                                          .astype(np.int64)) if self.categorical else np.zeros((0, encoded.n_rows),
-                                                                                              dtype=np.int64)
+                                          .astype(np.int32)) if self.categorical else np.zeros((0, encoded.n_rows),
+                                                                                              dtype=np.int32)
         self.code_row = {j: i for i, j in enumerate(self.categorical)}
+        entropy = settings.criterion in ("entropy", "gain_ratio") and not encoded.is_regression
+        self.xlogx = kernels.xlogx_table(encoded.n_rows if entropy else 0)
         self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
         self.mw_codes = np.ascontiguousarray(self.codes[[self.code_row[j] for j in self.multiway]]) \
-            if self.multiway else np.zeros((0, encoded.n_rows), dtype=np.int64)
+            if self.multiway else np.zeros((0, encoded.n_rows), dtype=np.int32)
         self.many_valued = np.array([k != "threshold" and self._many(a) for a, k in zip(attributes, kinds)],
                                     dtype=bool)
         # a used attribute blocks ID3's reuse: categorical ones, and numbers split per value
@@ -116,12 +130,20 @@ class _Plan:
     def _many(self, attribute: str) -> bool:
         return len(self.encoded.categories(attribute)) >= 0.3 * self.encoded.n_rows
 
-    def presorted(self) -> np.ndarray:
-        """Each numeric attribute's rows sorted by value, missing values last, ties in row order."""
-        order = np.empty((len(self.threshold), self.encoded.n_rows), dtype=np.int32)
-        for i in range(len(self.threshold)):
-            order[i] = np.argsort(self.X[i], kind="stable")
-        return order
+    def presorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each numeric attribute's rows sorted by value (missing values last, ties in row order),
+        and the values in that order."""
+        n, attributes = self.encoded.n_rows, self.encoded.attributes
+        order = np.empty((len(self.threshold), n), dtype=np.int32)
+        vals = np.empty((len(self.threshold), n))
+        for i, j in enumerate(self.threshold):
+            column = self.encoded.numeric(attributes[j])
+            order[i] = np.argsort(column)  # introsort: twice as fast; equal values fixed below
+            vals[i] = column[order[i]]
+            if (vals[i, 1:] == vals[i, :-1]).any():  # ties must stay in row order (the tie-break)
+                order[i] = np.argsort(column, kind="stable")
+                vals[i] = column[order[i]]
+        return order, vals
 
 
 def grow(encoded, settings) -> Grown:
@@ -141,20 +163,24 @@ def _root(plan: _Plan) -> _Level:
     k = 1 if encoded.is_regression else len(encoded.classes)
     uniform = np.zeros((1, 1)) if encoded.is_regression else np.full((1, k), 1.0 / k)
     one = np.array([0])
-    return _Level(one, np.array([n]), np.arange(n, dtype=np.int32), np.ones(n), plan.presorted(), one - 1, one - 1,
-                  one, np.zeros((1, len(encoded.attributes)), bool), uniform)
+    order, vals = plan.presorted()
+    small = np.int8 if len(encoded.classes) < 127 else np.int32  # fewer bytes: fewer cache misses
+    cls = np.zeros(n, dtype=np.int8) if encoded.is_regression else encoded.y.astype(small)
+    ypos = encoded.y.astype(float) if encoded.is_regression else np.zeros(0)
+    return _Level(one, np.array([n]), np.arange(n, dtype=np.int32), np.ones(n), cls, ypos, order, vals,
+                  one - 1, one - 1, one, np.zeros((1, len(encoded.attributes)), bool), uniform)
 
 
 def _node_stats(encoded, level: _Level) -> np.ndarray:
     """Class weights (or moments) of every node of the level."""
     L = level.size
-    node = np.repeat(np.arange(L), level.ends - level.starts)
+    positions, node = level.positions()
+    w = level.w[positions]
     if encoded.is_regression:
-        y = encoded.y[level.rows]
-        return np.column_stack([np.bincount(node, weights=v, minlength=L)
-                                for v in (level.w, level.w * y, level.w * y * y)])
+        y = level.ypos[positions]
+        return np.column_stack([np.bincount(node, weights=v, minlength=L) for v in (w, w * y, w * y * y)])
     k = len(encoded.classes)
-    flat = np.bincount(node * k + encoded.y[level.rows], weights=level.w, minlength=L * k)
+    flat = np.bincount(node * k + level.cls[positions], weights=w, minlength=L * k)
     return flat.reshape(L, k)
 
 
@@ -195,28 +221,30 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
     ties = np.zeros((L, A), dtype=np.int64)
     thresholds = np.full((L, A), np.nan)
+    cut_at = np.full((L, A), -1, dtype=np.int64)
+    unit = not (level.w != 1.0).any()
     rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
     if plan.threshold:
-        out = [np.full((L, len(plan.threshold)), -1, dtype=np.int64), np.full((L, len(plan.threshold)), np.nan),
-               np.zeros((L, len(plan.threshold))), np.zeros((L, len(plan.threshold))),
-               np.full((L, len(plan.threshold)), ONE_BRANCH, dtype=np.int64),
-               np.zeros((L, len(plan.threshold)), dtype=np.int64), np.zeros((L, len(plan.threshold)), dtype=np.int64)]
+        T = len(plan.threshold)
+        out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
+               np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
+               np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
         if encoded.is_regression:
-            kernels.scan_thresholds_regression(level.starts, level.ends, active, level.order, level.rows, level.w,
-                                               encoded.y, plan.X, float(s.min_samples_leaf), *out)
+            kernels.scan_thresholds_regression(level.starts, level.ends, active, level.order, level.vals, level.ypos,
+                                               level.w, unit, float(s.min_samples_leaf), *out)
         else:
-            kernels.scan_thresholds(level.starts, level.ends, active, level.order, level.rows, level.w, encoded.y,
-                                    plan.X, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
+            kernels.scan_thresholds(level.starts, level.ends, active, level.order, level.vals, level.cls, level.w,
+                                    unit, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
                                     float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
-                                    bool(s.threshold_correction), *out)
+                                    bool(s.threshold_correction), plan.xlogx, *out)
         cols = plan.threshold
-        index[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:5]
-        ties[:, cols] = out[6]
+        index[:, cols], cut_at[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:6]
+        ties[:, cols] = out[7]
     if plan.multiway:
         out = [np.full((L, len(plan.multiway)), -1, dtype=np.int64), np.zeros((L, len(plan.multiway))),
                np.zeros((L, len(plan.multiway))), np.full((L, len(plan.multiway)), ONE_BRANCH, dtype=np.int64)]
         kernels.scan_multiway(level.starts, level.ends, active, plan.mw_codes, plan.n_values, level.rows, level.w,
-                              encoded.y, encoded.factor, encoded.sized, rank_by, float(s.min_samples_leaf),
+                              level.cls, encoded.factor, encoded.sized, rank_by, float(s.min_samples_leaf),
                               float(s.min_branch_cases), *out)
         cols = plan.multiway
         index[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out
@@ -243,7 +271,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         blocked = level.used & plan.blocks_reuse[None, :]
         index[blocked], reason[blocked] = -1, USED
     index[~active] = -1
-    return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, blocks
+    return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, cut_at, blocks
 
 
 def _stops_after(settings, bests: Bests, winner: np.ndarray) -> np.ndarray:
@@ -269,6 +297,7 @@ class _Decision:
     stop: np.ndarray  # (L,) -1: split, else the rule that made the node a leaf
     bests: Bests
     thresholds: np.ndarray
+    cut_at: np.ndarray  # (L, A): where each attribute's best cut lies in its sorted segment
     blocks: dict
     choice: object
     winner: np.ndarray
@@ -282,11 +311,11 @@ def _decide(plan: _Plan, level: _Level) -> _Decision:
     stop = _stops_before(plan, level, stats, shown)
     active = stop < 0
     node_size = stats[:, 0] if encoded.is_regression else stats.sum(axis=1)
-    bests, thresholds, blocks = _score(plan, level, active, node_size)
+    bests, thresholds, cut_at, blocks = _score(plan, level, active, node_size)
     choice = choose(bests, s)
     winner = np.where(active, choice.attribute, -1)
     stop = np.where(active, _stops_after(s, bests, winner), stop)
-    return _Decision(stats, shown, stop, bests, thresholds, blocks, choice, winner)
+    return _Decision(stats, shown, stop, bests, thresholds, cut_at, blocks, choice, winner)
 
 
 def root_splits(encoded, settings) -> bool:
@@ -305,38 +334,48 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     for i in np.flatnonzero((winner >= 0) & ~split):  # the number a min_gain leaf's reason quotes
         grown.leaf_numbers[base + i] = float(bests.gain[i, winner[i]])
     tests, n_children = {}, np.zeros(L, dtype=np.int64)
-    for i in np.flatnonzero(split):
-        j = int(winner[i])
+    at = np.flatnonzero(split)
+    js = winner[at]
+    numbers = zip(bests.score[at, js].tolist(), bests.gain[at, js].tolist(), choice.average_gain[at].tolist(),
+                  bests.ties[at, js].tolist(), choice.tied[at].sum(axis=1).tolist())
+    for i, j, (score, gain, average, ties, n_tied) in zip(at.tolist(), js.tolist(), numbers):
         test = _test(plan, i, j, int(bests.index[i, j]), d.thresholds, d.blocks)
         tests[i] = test
         n_children[i] = len(test.branch_labels)
         grown.tests[base + i] = test
-        if isinstance(test, ThresholdTest):
+        if test.kind == "threshold":
             grown.midpoints[base + i] = float(d.thresholds[i, j]) if (i, j) not in d.blocks else test.threshold
-        grown.numbers[base + i] = (float(bests.score[i, j]), float(bests.gain[i, j]),
-                                   float(choice.average_gain[i]), test.kind,
-                                   tuple(np.flatnonzero(choice.tied[i]).tolist()), int(bests.ties[i, j]))
+        tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
+        grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
     first_child = np.full(L, -1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
     _record(grown, level, stats, stop, first_child)
     if encoded.is_regression and s.leaf_value == "median":
         for i in np.flatnonzero(~split & (shown["weight"] > 0)):
-            rows = level.rows[level.starts[i]:level.ends[i]]
-            grown.medians[base + i] = weighted_median(encoded.y[rows], level.w[level.starts[i]:level.ends[i]])
+            a, b = level.starts[i], level.ends[i]
+            grown.medians[base + i] = weighted_median(level.ypos[a:b], level.w[a:b])
     if not split.any():
         return _empty_level(plan, level)
-    branch = _branches(plan, level, split, tests)
-    fractions, _ = _fractions(level, split, n_children, offsets, branch)
+    branch = _branches(plan, level, split, tests, d.cut_at, winner)
+    fractions, known = _fractions(level, split, n_children, offsets, branch)
     for i in np.flatnonzero(split):
         grown.fractions[base + i] = tuple(float(f) for f in fractions[offsets[i]:offsets[i] + n_children[i]])
     if s.missing_values == "surrogate":
-        _surrogates(plan, level, split, tests, branch, grown, base)
+        _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
     kids = int(n_children.sum())
-    child_starts = np.zeros(kids + 1, dtype=np.int64)
-    rows, w, order = kernels.partition(level.starts, level.ends, split, n_children, offsets, fractions, branch,
-                                       s.missing_values != "surrogate", level.rows, level.w, level.order,
-                                       child_starts)
+    shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
+    if shared:  # rows go down several branches: the next level gets buffers of its own
+        child_starts = np.zeros(kids + 1, dtype=np.int64)
+        buffers = kernels.partition_shared(level.starts, level.ends, split, n_children, offsets, fractions, branch,
+                                           level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
+                                           child_starts)
+        starts, ends = child_starts[:-1], child_starts[1:]
+    else:  # each row goes down one branch (or stays): segments reordered in place
+        starts, ends = np.zeros(kids, dtype=np.int64), np.zeros(kids, dtype=np.int64)
+        kernels.partition_in_place(level.starts, level.ends, split, n_children, offsets, branch, level.rows, level.w,
+                                   level.cls, level.ypos, level.order, level.vals, starts, ends)
+        buffers = (level.rows, level.w, level.cls, level.ypos, level.order, level.vals)
     parent = np.repeat(np.arange(L), n_children) + base
     branch_index = np.concatenate([np.arange(c) for c in n_children[split]])
     depth = np.repeat(level.depth + 1, n_children)
@@ -347,12 +386,17 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
             used[offsets[i]:offsets[i] + n_children[i], j] = True
     inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
     fallback = np.repeat(inherited, n_children, axis=0)
-    return _Level(child_starts[:-1], child_starts[1:], rows, w, order, parent, branch_index, depth, used, fallback)
+    return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback)
+
+
+def _any_unknown(level: _Level, split, branch) -> bool:
+    positions, node = level.positions()
+    return bool((branch[positions][split[node]] == -1).any())
 
 
 def _empty_level(plan: _Plan, level: _Level) -> _Level:
     none = np.zeros(0, dtype=np.int64)
-    return _Level(none, none, np.zeros(0, np.int32), np.zeros(0), np.zeros((len(plan.threshold), 0), np.int32),
+    return _Level(none, none, level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
                   none, none, none, np.zeros((0, level.used.shape[1]), bool), np.zeros((0, level.fallback.shape[1])))
 
 
@@ -380,24 +424,24 @@ def _test(plan: _Plan, i: int, j: int, index: int, thresholds, blocks):
     return MultiwayTest(attribute, encoded.categories(attribute))
 
 
-def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict) -> np.ndarray:
-    """The branch of every position of the split nodes (-1: unknown)."""
+def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at, winner) -> np.ndarray:
+    """The branch of every position of the split nodes (-1: unknown; -2: not split)."""
     encoded = plan.encoded
     L = level.size
-    branch = np.full(len(level.rows), -2, dtype=np.int64)
+    branch = np.full(len(level.rows), -2, dtype=np.int32)
     numeric = np.zeros(L, dtype=bool)
     t_attribute = np.full(L, -1, dtype=np.int64)
-    t_threshold = np.zeros(L)
+    t_cut = np.zeros(L, dtype=np.int64)
     c_attribute = np.full(L, -1, dtype=np.int64)
     map_start = np.zeros(L, dtype=np.int64)
     maps: list[np.ndarray] = []
     offset = 0
     for i, test in tests.items():
-        j = encoded.attributes.index(test.attribute)
+        j = int(winner[i])
         if isinstance(test, ThresholdTest):
             numeric[i] = True
-            t_attribute[i] = plan.threshold.index(j)
-            t_threshold[i] = test.threshold
+            t_attribute[i] = plan.threshold_row[j]
+            t_cut[i] = cut_at[i, j]
         else:
             c_attribute[i] = plan.code_row[j]
             categories = encoded.categories(test.attribute)
@@ -410,8 +454,8 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict) -> np.
             maps.append(lookup)
             offset += len(lookup)
     if numeric.any():
-        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_threshold, level.rows,
-                                   plan.X, branch)
+        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_cut, level.order,
+                                   level.vals, branch)
     if (split & ~numeric).any():
         kernels.code_branches(level.starts, level.ends, split & ~numeric, c_attribute, map_start,
                               np.concatenate(maps), level.rows, plan.codes, branch)
@@ -419,28 +463,28 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict) -> np.
 
 
 def _fractions(level: _Level, split, n_children, offsets, branch):
-    """Each child's share of its parent's known weight (C4.5's r~_v), indexed by child."""
+    """Each child's share of its parent's known weight (C4.5's r~_v), and that known weight,
+    indexed by child."""
     kids = int(n_children.sum())
-    node = np.repeat(np.arange(level.size), level.ends - level.starts)
-    known = (branch >= 0) & split[node]
-    child = offsets[node[known]] + branch[known]
-    weight = np.bincount(child, weights=level.w[known], minlength=kids)
+    positions, node = level.positions()
+    b = branch[positions]
+    known = (b >= 0) & split[node]
+    weight = np.bincount(offsets[node[known]] + b[known], weights=level.w[positions][known], minlength=kids)
     totals = np.repeat(np.add.reduceat(weight, offsets[split]) if kids else np.zeros(0), n_children[split])
     with np.errstate(invalid="ignore", divide="ignore"):
-        fractions = np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0)
-    return fractions, child
+        return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight
 
 
-def _surrogates(plan: _Plan, level: _Level, split, tests, branch, grown: Grown, base: int):
+def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets, grown: Grown, base: int):
     """CART: rows missing the primary value follow the first surrogate that can place them,
     else the side with more known weight; on a tie they stay at the node (rpart)."""
     encoded, s = plan.encoded, plan.settings
     for i in np.flatnonzero(split):
+        left, right = known[offsets[i]], known[offsets[i] + 1]
+        majority = (0 if left > right else 1) if left != right else -1
+        grown.majority[base + i] = majority
         a, b = level.starts[i], level.ends[i]
         unknown = branch[a:b] < 0
-        known = np.array([level.w[a:b][branch[a:b] == c].sum() for c in range(2)])
-        majority = int(np.argmax(known)) if known[0] != known[1] else -1
-        grown.majority[base + i] = majority
         if not unknown.any():
             continue
         rows = level.rows[a:b].astype(np.int64)

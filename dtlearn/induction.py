@@ -16,6 +16,8 @@ level by level, and `steps` turns its record into that order. C4.5's collapse st
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -43,12 +45,24 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
     encoded = encode(data, config)
     growth = Growth(data, config, encoded.class_factor, encoded.task)
     meta = _tree(encoded, config, (), 0)
-    steps = steps_of(engine.grow(encoded, config), encoded, config, growth, meta)
+    with _no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
+        steps = steps_of(engine.grow(encoded, config), encoded, config, growth)
     growth.record(steps)
     if config.collapse:
-        grown = _tree(encoded, config, tuple(steps), len(steps))
+        grown = replace(meta, steps=tuple(steps), total_steps=len(steps))
         steps += list(collapse_steps(grown, len(steps)))
-    return _tree(encoded, config, tuple(steps), len(steps))
+    return replace(meta, steps=tuple(steps), total_steps=len(steps))
+
+
+@contextmanager
+def _no_cycle_collection():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
@@ -191,76 +205,88 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
 
 # --- the engine's record as steps ------------------------------------------------------------------
 
-def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth, meta: Tree) -> list[Step]:
+def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth) -> list[Step]:
     """The grown nodes as steps, depth-first pre-order; node ids given as splits are made."""
     regression = encoded.is_regression
     shown = _summaries(grown, encoded, settings)
     steps: list[Step] = []
-    ids = np.zeros(grown.size, dtype=np.int64)
+    ids = [0] * grown.size
+    parents, branches, depths, stops = (grown.parent.tolist(), grown.branch.tolist(), grown.depth.tolist(),
+                                        grown.stop.tolist())
+    first_child = grown.first_child.tolist()
     next_id = 1
     stack = [0] if grown.size else []
     while stack:
         t = stack.pop()
-        parent = int(grown.parent[t])
-        test_above = grown.tests.get(parent) if parent >= 0 else None
-        common = dict(number=len(steps) + 1, node_id=int(ids[t]), parent_id=int(ids[parent]) if parent >= 0 else None,
-                      branch=test_above.branch_labels[grown.branch[t]] if test_above is not None else None,
-                      depth=int(grown.depth[t]), origin=growth, **shown(t))
-        stop = int(grown.stop[t])
+        parent = parents[t]
+        test_above = grown.tests[parent] if parent >= 0 else None
+        common = shown(t)
+        common.update(number=len(steps) + 1, node_id=ids[t], parent_id=ids[parent] if parent >= 0 else None,
+                      branch=test_above.branch_labels[branches[t]] if test_above is not None else None,
+                      depth=depths[t], origin=growth)
+        stop = stops[t]
         if stop >= 0:
             if regression and t in grown.medians:
                 value = grown.medians[t]
                 common.update(value=value, prediction=label(round(value, 4)))
-            steps.append(Step(action=LEAF, stop=engine.STOPS[stop], reason=_leaf_reason(stop, grown, t, common,
-                                                                                         settings, regression),
-                              **common))
+            steps.append(Step(action=LEAF, stop=engine.STOPS[stop],
+                              reason=_leaf_reason(stop, grown, t, common, settings, regression), **common))
             continue
         test = grown.tests[t]
-        children = list(range(int(grown.first_child[t]), int(grown.first_child[t]) + len(test.branch_labels)))
+        children = range(first_child[t], first_child[t] + len(test.branch_labels))
         child_ids = tuple(range(next_id, next_id + len(children)))
         next_id += len(children)
-        ids[children] = child_ids
+        for child, child_id in zip(children, child_ids):
+            ids[child] = child_id
         steps.append(Step(action=SPLIT, reason=_split_reason(grown, t, test, encoded, settings), test=test,
-                          child_ids=child_ids, child_weights=tuple(tuple(float(v) for v in grown.stats[c])
-                                                                   for c in children),
+                          child_ids=child_ids, child_weights=tuple(shown.stats[c] for c in children),
                           branch_fractions=grown.fractions[t], found_surrogates=grown.surrogates.get(t),
                           majority_branch=grown.majority.get(t, -1), **common))
         stack.extend(reversed(children))
     return steps
 
 
-def _summaries(grown: engine.Grown, encoded: Encoded, settings: Settings):
-    """What each node shows (class weights, prediction, impurity, weight, value), vectorised."""
-    from .tree import summarize_many
+class _Shown:
+    """What each node shows (class weights, prediction, impurity, weight, value), computed for
+    all nodes at once (parents first: an empty node shows its parent's distribution)."""
 
-    regression = encoded.is_regression
-    k = 1 if regression else len(encoded.classes)
-    n = grown.size
-    fallback = np.zeros((n, k))
-    distribution = np.zeros((n, k))
-    shown: dict = {}
-    depth = grown.depth
-    for d in range(int(depth.max()) + 1 if n else 0):  # parents first: an empty node shows its parent's
-        at = np.flatnonzero(depth == d)
-        parent = grown.parent[at]
-        fallback[at] = np.where(parent[:, None] >= 0, distribution[np.maximum(parent, 0)],
+    def __init__(self, grown: engine.Grown, encoded: Encoded, settings: Settings) -> None:
+        from .tree import summarize_many
+
+        self.regression = regression = encoded.is_regression
+        k = 1 if regression else len(encoded.classes)
+        n = grown.size
+        distribution = np.zeros((n, k))
+        impurity, weight, value = np.zeros(n), np.zeros(n), np.zeros(n)
+        prediction = np.zeros(n, dtype=np.int64)
+        depth = grown.depth
+        for d in range(int(depth.max()) + 1 if n else 0):
+            at = np.flatnonzero(depth == d)
+            parent = grown.parent[at]
+            fallback = np.where(parent[:, None] >= 0, distribution[np.maximum(parent, 0)],
                                 0.0 if regression else 1.0 / k)
-        many = summarize_many(grown.stats[at], fallback[at], regression, encoded.class_factor, settings.impurity)
-        distribution[at] = many["distribution"]
-        for name, values in many.items():
-            shown.setdefault(name, np.zeros(n) if values.ndim == 1 else np.zeros((n,) + values.shape[1:]))
-            shown[name][at] = values
-    weight, impurity = shown.get("weight"), shown.get("impurity")
+            many = summarize_many(grown.stats[at], fallback, regression, encoded.class_factor, settings.impurity)
+            distribution[at] = many["distribution"]
+            impurity[at], weight[at] = many["impurity"], many["weight"]
+            if regression:
+                value[at] = many["value"]
+            else:
+                prediction[at] = many["prediction"]
+        self.stats = [tuple(row) for row in grown.stats.tolist()]
+        self.impurity, self.weight, self.value = impurity.tolist(), weight.tolist(), value.tolist()
+        self.prediction = [encoded.classes[p] for p in prediction.tolist()] if not regression else None
 
-    def of(t: int) -> dict:
-        if regression:
-            value = float(shown["value"][t])
-            return dict(class_weights=(), prediction=label(round(value, 4)), impurity=float(impurity[t]),
-                        weight=float(weight[t]), value=value)
-        return dict(class_weights=tuple(float(v) for v in grown.stats[t]),
-                    prediction=encoded.classes[int(shown["prediction"][t])], impurity=float(impurity[t]),
-                    weight=float(weight[t]), value=None)
-    return of
+    def __call__(self, t: int) -> dict:
+        if self.regression:
+            value = self.value[t]
+            return dict(class_weights=(), prediction=label(round(value, 4)), impurity=self.impurity[t],
+                        weight=self.weight[t], value=value)
+        return dict(class_weights=self.stats[t], prediction=self.prediction[t], impurity=self.impurity[t],
+                    weight=self.weight[t], value=None)
+
+
+def _summaries(grown: engine.Grown, encoded: Encoded, settings: Settings) -> _Shown:
+    return _Shown(grown, encoded, settings)
 
 
 def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings: Settings) -> str:

@@ -73,187 +73,232 @@ def _j48_min_split(n_known, m, n_classes):
 
 
 @njit(cache=True)
-def _select(rank, ok, count):
-    """First ok candidate within TIE of the best rank; how many ok; how many tie."""
-    n_ok = 0
-    top = -np.inf
-    for c in range(count):
-        if ok[c]:
-            n_ok += 1
-            if rank[c] > top:
-                top = rank[c]
-    best, ties = -1, 0
-    for c in range(count):
-        if ok[c] and rank[c] >= top - TIE:
-            ties += 1
-            if best < 0:
-                best = c
-    return best, n_ok, ties
+def xlogx_table(n):
+    """x log2 x for x = 0, 1, ..., n: looked up for whole-number class weights (the common case),
+    the very same numbers `_xlogx` computes."""
+    table = np.empty(n + 1)
+    for x in range(n + 1):
+        table[x] = _xlogx(float(x))
+    return table
+
+
+@njit(cache=True, inline="always")
+def _xlogx_of(x, table, whole):
+    if whole:
+        return table[int(x)]
+    return _xlogx(x)
+
+
+@njit(cache=True, inline="always")
+def _cut_reason(size_left, size_right, min_leaf, min_branch, n_classes):
+    """The split rules of `splits.split_limits` for one binary cut."""
+    reason = OK
+    if (1 if size_left > 0 else 0) + (1 if size_right > 0 else 0) < 2:
+        reason = ONE_BRANCH
+    if size_left + size_right <= 0:
+        reason = NO_KNOWN
+    if min_leaf > 0 and reason == OK:
+        if (0 < size_left < min_leaf) or (0 < size_right < min_leaf):
+            reason = SMALL_LEAF
+    if min_branch > 0 and reason == OK:
+        if min(size_left, size_right) < _j48_min_split(size_left + size_right, min_branch, n_classes):
+            reason = SMALL_SIDE
+    return reason
 
 
 @njit(cache=True)
-def scan_thresholds(starts, ends, active, order, rows, w, y, X, factor, sized, n_classes,
-                    rank_by, min_leaf, min_branch, tolerance, correction,
-                    out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
+def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, sized, n_classes,
+                    rank_by, min_leaf, min_branch, tolerance, correction, table,
+                    out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (classification).
 
-    For node i and attribute a: out_index[i, a] the best cut's rank among the attribute's cuts
-    (-1: none qualifies), out_threshold its midpoint, out_score what the criterion ranks the
-    attribute by, out_gain its gain (Gini gain for gini; for gain ratio the corrected gain),
-    out_reason OK or why none qualifies, out_ok how many cuts satisfy the split rules,
-    out_ties how many cuts tie with the best."""
+    order[a, p] is the position of the p-th smallest value of attribute a within its node's
+    segment and vals[a, p] that value (missing values last); cls and w are per position. For
+    node i and attribute a: out_index[i, a] the best cut's rank among the attribute's cuts
+    (-1: none qualifies), out_at its place p in the sorted segment, out_threshold its midpoint,
+    out_score what the criterion ranks the attribute by, out_gain its gain (Gini gain for gini;
+    for gain ratio the corrected gain), out_reason OK or why none qualifies, out_ok how many cuts
+    satisfy the split rules, out_ties how many tie with the best. Only the measure that ranks
+    is computed per cut (split information for the best cut alone); `table` holds x log2 x of
+    whole numbers. `unit`: every weight is 1 (w is not read)."""
     K = factor.shape[0]
     A = order.shape[0]
     longest = 1
     for i in range(starts.shape[0]):
         longest = max(longest, ends[i] - starts[i])
     rank = np.empty(longest)
-    gain = np.empty(longest)
-    ginig = np.empty(longest)
-    split = np.empty(longest)
-    cut_ok = np.zeros(longest, dtype=np.bool_)
-    cut_reason = np.empty(longest, dtype=np.int64)
+    left_mass = np.empty(longest)
     cut_at = np.empty(longest, dtype=np.int64)
     left = np.zeros(K)
     known = np.zeros(K)
+    node_mass = np.zeros(K)
+    whole_factor = True
+    for c in range(K):
+        if factor[c] != 1.0:
+            whole_factor = False
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
         s, e = starts[i], ends[i]
-        node_mass = 0.0
+        node_mass[:] = 0.0
         node_size = 0.0
-        for p in range(s, e):
-            c = y[rows[p]]
-            node_mass += w[p] * factor[c]
-            node_size += w[p]
+        for q in range(s, e):
+            weight = 1.0 if unit else w[q]
+            node_mass[cls[q]] += weight * factor[cls[q]]
+            node_size += weight
+        whole = whole_factor and unit  # every class weight is a whole number
+        lookup = whole and table.shape[0] > e - s
+        total_mass = 0.0
+        for c in range(K):
+            total_mass += node_mass[c]
         for a in range(A):
-            known[:] = 0.0
-            known_size = 0.0
-            end = s
-            for p in range(s, e):  # missing values sort last: stop at the first
-                q = order[a, p]
-                if math.isnan(X[a, rows[q]]):
-                    break
-                c = y[rows[q]]
-                known[c] += w[q] * factor[c]
-                known_size += w[q]
-                end = p + 1
+            end = e
+            while end > s and math.isnan(vals[a, end - 1]):  # missing values sort last
+                end -= 1
+            if end == e:
+                known[:] = node_mass
+                known_size = node_size
+            else:  # the known part, summed in sorted order
+                known[:] = 0.0
+                known_size = 0.0
+                for p in range(s, end):
+                    q = order[a, p]
+                    weight = 1.0 if unit else w[q]
+                    known[cls[q]] += weight * factor[cls[q]]
+                    known_size += weight
             n_known = 0.0
             for c in range(K):
                 n_known += known[c]
-            n_all = n_known + max(node_mass - n_known, 0.0)
-            missing = n_all - n_known
+            n_all = n_known + max(total_mass - n_known, 0.0)
             rho = n_known / n_all if n_all > 0.0 else 0.0
-            h_before = _entropy(known, n_known)
-            g_before = _gini(known, n_known)
+            before = _gini(known, n_known) if rank_by == BY_GINI else _entropy(known, n_known)
+            sizes_known = known_size if sized else n_known
             left[:] = 0.0
             left_size = 0.0
+            n_left = 0.0
             count = 0
-            previous = X[a, rows[order[a, s]]] if end > s else 0.0
+            worst = 99
+            # whole weights: the sums of squared class counts move by exact integers, row by row
+            squares_left = 0.0
+            squares_right = 0.0
+            for c in range(K):
+                squares_right += known[c] * known[c]
+            previous = vals[a, s]
             for p in range(s, end):
-                q = order[a, p]
-                x = X[a, rows[q]]
+                x = vals[a, p]
                 if p > s and previous + tolerance < x:
-                    n_left = 0.0
-                    for c in range(K):
-                        n_left += left[c]
                     n_right = n_known - n_left
                     size_left = left_size if sized else n_left
-                    size_right = (known_size if sized else n_known) - size_left
-                    # the measures of the cut (see the module docstring)
-                    inner = 0.0
-                    squares_left = 0.0
-                    squares_right = 0.0
-                    for c in range(K):
-                        r = known[c] - left[c]
-                        inner += _xlogx(left[c]) + _xlogx(r)
-                        squares_left += left[c] * left[c]
-                        squares_right += r * r
-                    h_after = (_xlogx(n_left) + _xlogx(n_right) - inner) / n_known
-                    gain[count] = max(rho * (h_before - h_after), 0.0)
-                    kept = (squares_left / n_left if n_left > 0 else 0.0) + \
-                        (squares_right / n_right if n_right > 0 else 0.0)
-                    ginig[count] = max(rho * (g_before - (n_known - kept) / n_known), 0.0)
-                    split[count] = (_xlogx(n_all) - _xlogx(n_left) - _xlogx(n_right) - _xlogx(missing)) / n_all
-                    reason = OK
-                    nonempty = (1 if size_left > 0 else 0) + (1 if size_right > 0 else 0)
-                    if nonempty < 2:
-                        reason = ONE_BRANCH
-                    if size_left + size_right <= 0:
-                        reason = NO_KNOWN
-                    if min_leaf > 0 and reason == OK:
-                        if (0 < size_left < min_leaf) or (0 < size_right < min_leaf):
-                            reason = SMALL_LEAF
-                    if min_branch > 0 and reason == OK:
-                        if min(size_left, size_right) < _j48_min_split(size_left + size_right, min_branch, n_classes):
-                            reason = SMALL_SIDE
-                    cut_reason[count] = reason
-                    cut_ok[count] = reason == OK
-                    rank[count] = ginig[count] if rank_by == BY_GINI else gain[count]
+                    size_right = sizes_known - size_left
+                    if rank_by == BY_GINI:
+                        if not whole:
+                            squares_left = 0.0
+                            squares_right = 0.0
+                            for c in range(K):
+                                r = known[c] - left[c]
+                                squares_left += left[c] * left[c]
+                                squares_right += r * r
+                        kept = (squares_left / n_left if n_left > 0 else 0.0) + \
+                            (squares_right / n_right if n_right > 0 else 0.0)
+                        rank[count] = max(rho * (before - (n_known - kept) / n_known), 0.0)
+                    else:
+                        inner = 0.0
+                        for c in range(K):
+                            inner += _xlogx_of(left[c], table, lookup) + _xlogx_of(known[c] - left[c], table, lookup)
+                        after = (_xlogx_of(n_left, table, lookup) + _xlogx_of(n_right, table, lookup) - inner) / n_known
+                        rank[count] = max(rho * (before - after), 0.0)
+                    reason = _cut_reason(size_left, size_right, min_leaf, min_branch, n_classes)
+                    if reason != OK:
+                        rank[count] = -np.inf
+                        worst = min(worst, reason)
+                    left_mass[count] = n_left
                     cut_at[count] = p
                     count += 1
-                c = y[rows[q]]
-                left[c] += w[q] * factor[c]
-                left_size += w[q]
+                q = order[a, p]
+                c = cls[q]
+                if whole:
+                    squares_left += 2.0 * left[c] + 1.0
+                    squares_right += 1.0 - 2.0 * (known[c] - left[c])
+                    left[c] += 1.0
+                    n_left += 1.0
+                    left_size += 1.0
+                else:
+                    weight = 1.0 if unit else w[q]
+                    left[c] += weight * factor[c]
+                    n_left += weight * factor[c]
+                    left_size += weight
                 previous = x
-            _settle(i, a, count, rank, gain, ginig, split, cut_ok, cut_reason, cut_at, order, rows, X,
-                    known_size if sized else n_known, node_size, rank_by, correction,
-                    out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties)
+            best = _settle(i, a, count, rank, worst, cut_at, vals, sizes_known,
+                           out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
+            if best < 0:
+                continue
+            g = rank[best]
+            out_gain[i, a] = g
+            out_score[i, a] = g
+            if rank_by == BY_RATIO:
+                if correction:
+                    g -= math.log2(max(out_ok[i, a], 1)) / node_size
+                out_gain[i, a] = g
+                out_score[i, a] = 0.0
+                if g <= TIE:
+                    out_reason[i, a] = NO_CORRECTED_GAIN
+                    out_index[i, a] = -1
+                    continue
+                nl = left_mass[best]
+                nr = n_known - nl
+                missing = n_all - n_known
+                split = (_xlogx(n_all) - _xlogx(nl) - _xlogx(nr) - _xlogx(missing)) / n_all
+                out_score[i, a] = g / split if split > 0 else 0.0
 
 
 @njit(cache=True)
-def _settle(i, a, count, rank, gain, ginig, split, cut_ok, cut_reason, cut_at, order, rows, X, known_size,
-            node_size, rank_by, correction, out_index, out_threshold, out_score, out_gain, out_reason,
-            out_ok, out_ties):
-    """Pick attribute a's competing cut at node i from its scored cuts."""
-    best, n_ok, ties = _select(rank, cut_ok, count)
+def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
+            out_index, out_at, out_threshold, out_reason, out_ok, out_ties):
+    """Attribute a's competing cut at node i from its scored cuts (rank -inf: the cut breaks a
+    split rule, the most basic of which is `worst`); returns the cut's rank (-1: none)."""
+    n_ok = 0
+    top = -np.inf
+    for c in range(count):
+        if rank[c] > -np.inf:
+            n_ok += 1
+            if rank[c] > top:
+                top = rank[c]
+    best, ties = -1, 0
+    if n_ok:
+        for c in range(count):
+            if rank[c] > -np.inf and rank[c] >= top - TIE:
+                ties += 1
+                if best < 0:
+                    best = c
     out_ok[i, a] = n_ok
     out_ties[i, a] = ties
     out_index[i, a] = -1
-    out_score[i, a] = 0.0
-    out_gain[i, a] = 0.0
+    out_at[i, a] = -1
     out_threshold[i, a] = np.nan
     if best < 0:
         if known_size <= 0.0:
             out_reason[i, a] = NO_KNOWN
-        elif count == 0:
+        elif count == 0 or worst == 99:
             out_reason[i, a] = ONE_BRANCH
         else:
-            worst = 99
-            for c in range(count):
-                if cut_reason[c] != OK and cut_reason[c] < worst:
-                    worst = cut_reason[c]
-            out_reason[i, a] = worst if worst != 99 else ONE_BRANCH
-        return
+            out_reason[i, a] = worst
+        return -1
     p = cut_at[best]
-    below = X[a, rows[order[a, p - 1]]]
-    above = X[a, rows[order[a, p]]]
+    below = vals[a, p - 1]
+    above = vals[a, p]
     mid = below / 2 + above / 2
     if mid >= above or not math.isfinite(mid):
         mid = below
     out_threshold[i, a] = mid
     out_reason[i, a] = OK
-    if rank_by == BY_RATIO:
-        g = gain[best]
-        if correction:
-            g -= math.log2(max(n_ok, 1)) / node_size
-        out_gain[i, a] = g
-        if g <= TIE:
-            out_reason[i, a] = NO_CORRECTED_GAIN
-            return
-        out_score[i, a] = g / split[best] if split[best] > 0 else 0.0
-    elif rank_by == BY_GINI:
-        out_gain[i, a] = ginig[best]
-        out_score[i, a] = ginig[best]
-    else:
-        out_gain[i, a] = gain[best]
-        out_score[i, a] = gain[best]
     out_index[i, a] = best
+    out_at[i, a] = p
+    return best
 
 
 @njit(cache=True)
-def scan_thresholds_regression(starts, ends, active, order, rows, w, y, X, min_leaf,
-                               out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
+def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit, min_leaf,
+                               out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (regression: the decrease in
     mean squared error, rho * (sum_b S_b^2 / n_b - S^2 / n) / n, from the moments (w, wy))."""
     A = order.shape[0]
@@ -261,63 +306,60 @@ def scan_thresholds_regression(starts, ends, active, order, rows, w, y, X, min_l
     for i in range(starts.shape[0]):
         longest = max(longest, ends[i] - starts[i])
     rank = np.empty(longest)
-    cut_ok = np.zeros(longest, dtype=np.bool_)
-    cut_reason = np.empty(longest, dtype=np.int64)
     cut_at = np.empty(longest, dtype=np.int64)
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
         s, e = starts[i], ends[i]
         node_size = 0.0
-        for p in range(s, e):
-            node_size += w[p]
+        for q in range(s, e):
+            node_size += 1.0 if unit else w[q]
         for a in range(A):
+            end = e
+            while end > s and math.isnan(vals[a, end - 1]):
+                end -= 1
             n_known = 0.0
             s_known = 0.0
-            end = s
-            for p in range(s, e):
+            for p in range(s, end):
                 q = order[a, p]
-                if math.isnan(X[a, rows[q]]):
-                    break
-                n_known += w[q]
-                s_known += w[q] * y[rows[q]]
-                end = p + 1
+                weight = 1.0 if unit else w[q]
+                n_known += weight
+                s_known += weight * ypos[q]
             n_all = n_known + max(node_size - n_known, 0.0)
             rho = n_known / n_all if n_all > 0.0 else 0.0
             base = s_known * s_known / n_known if n_known > 0 else 0.0
             n_left = 0.0
             s_left = 0.0
             count = 0
-            previous = X[a, rows[order[a, s]]] if end > s else 0.0
+            worst = 99
+            previous = vals[a, s]
             for p in range(s, end):
-                q = order[a, p]
-                x = X[a, rows[q]]
+                x = vals[a, p]
                 if p > s and previous < x:
                     n_right = n_known - n_left
                     s_right = s_known - s_left
                     kept = (s_left * s_left / n_left if n_left > 0 else 0.0) + \
                         (s_right * s_right / n_right if n_right > 0 else 0.0)
-                    rank[count] = rho * max(kept - base, 0.0) / n_known
-                    reason = OK
-                    if (1 if n_left > 0 else 0) + (1 if n_right > 0 else 0) < 2:
-                        reason = ONE_BRANCH
-                    if min_leaf > 0 and reason == OK:
-                        if (0 < n_left < min_leaf) or (0 < n_right < min_leaf):
-                            reason = SMALL_LEAF
-                    cut_reason[count] = reason
-                    cut_ok[count] = reason == OK
+                    rank[count] = rho * (max(kept - base, 0.0) / n_known)
+                    reason = _cut_reason(n_left, n_right, min_leaf, 0.0, 1)
+                    if reason != OK:
+                        rank[count] = -np.inf
+                        worst = min(worst, reason)
                     cut_at[count] = p
                     count += 1
-                n_left += w[q]
-                s_left += w[q] * y[rows[q]]
+                q = order[a, p]
+                weight = 1.0 if unit else w[q]
+                n_left += weight
+                s_left += weight * ypos[q]
                 previous = x
-            _settle(i, a, count, rank, rank, rank, rank, cut_ok, cut_reason, cut_at, order, rows, X,
-                    n_known, node_size, BY_GAIN, False,
-                    out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties)
+            best = _settle(i, a, count, rank, worst, cut_at, vals, n_known,
+                           out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
+            out_score[i, a] = rank[best] if best >= 0 else 0.0
+            out_gain[i, a] = out_score[i, a]
 
 
 @njit(cache=True)
-def scan_multiway(starts, ends, active, codes, n_values, rows, w, y, factor, sized, rank_by, min_leaf,
+def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, sized, rank_by, min_leaf,
                   min_branch, out_index, out_score, out_gain, out_reason):
     """One branch per value of each categorical attribute at every active node (ID3, C4.5)."""
     K = factor.shape[0]
@@ -338,9 +380,8 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, y, factor, siz
             n_touched = 0
             missing = 0.0
             for p in range(s, e):
-                r = rows[p]
-                v = codes[a, r]
-                c = y[r]
+                v = codes[a, rows[p]]
+                c = cls[p]
                 mass = w[p] * factor[c]
                 if v < 0:
                     missing += mass
@@ -420,15 +461,16 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, y, factor, siz
 
 
 @njit(cache=True)
-def threshold_branches(starts, ends, split, attribute, threshold, rows, X, out):
-    """Branch 0 (<= threshold), 1 (>) or -1 (missing) of each position of the split nodes."""
+def threshold_branches(starts, ends, split, attribute, cut_at, order, vals, out):
+    """Branch 0 (below the cut), 1 (above) or -1 (missing) of each position of the nodes split
+    on a numeric attribute: read off that attribute's sorted segment."""
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
-        a, t = attribute[i], threshold[i]
+        a, cut = attribute[i], cut_at[i]
         for p in range(starts[i], ends[i]):
-            x = X[a, rows[p]]
-            out[p] = -1 if math.isnan(x) else (0 if x <= t else 1)
+            q = order[a, p]
+            out[q] = -1 if math.isnan(vals[a, p]) else (0 if p < cut else 1)
 
 
 @njit(cache=True)
@@ -445,13 +487,83 @@ def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, 
 
 
 @njit(cache=True)
-def partition(starts, ends, split, n_children, first_child, fractions, branch, share_unknown,
-              rows, w, order, child_starts):
-    """The next level's buffers: each split node's positions go to their branch's child (in
-    order, so every attribute's order stays sorted); a position whose branch is unknown (-1) goes
-    to every child with a positive share, its weight times the share (C4.5), when
-    `share_unknown`, else it stays behind (rpart, after its surrogates). `child_starts` (children
-    + 1) receives the children's segments; returns (rows, w, order) of the next level."""
+def partition_in_place(starts, ends, split, n_children, first_child, branch, rows, w, cls, ypos, order, vals,
+                       child_starts, child_ends):
+    """Each split node's segment reordered in place so that its children's positions are
+    consecutive, in branch order, each keeping its positions' order (so every attribute's
+    order stays sorted); positions of branch -1 (rows nothing could place) go last, to no child.
+    Every array keeps its size: the next level reads sub-segments."""
+    n = rows.shape[0]
+    new_position = np.empty(n, dtype=np.int32)
+    buffer_i = np.empty(n, dtype=rows.dtype)
+    buffer_c = np.empty(n, dtype=cls.dtype)
+    buffer_f = np.empty(n)
+    buffer_y = np.empty(n)
+    buffer_o = np.empty(n, dtype=order.dtype)
+    most = 1
+    for i in range(starts.shape[0]):
+        if split[i]:
+            most = max(most, n_children[i] + 2)
+    fill = np.zeros(most, dtype=np.int64)
+    bound = np.zeros(most, dtype=np.int64)
+    regression = ypos.shape[0] > 0
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        s, e, B, first = starts[i], ends[i], n_children[i], first_child[i]
+        fill[:B + 1] = 0
+        for q in range(s, e):
+            b = branch[q]
+            fill[b if b >= 0 else B] += 1
+        at = s
+        for b in range(B + 1):
+            size = fill[b]
+            fill[b] = at
+            bound[b] = at
+            if b < B:
+                child_starts[first + b] = at
+                child_ends[first + b] = at + size
+            at += size
+        bound[B + 1] = at
+        for q in range(s, e):
+            b = branch[q]
+            b = b if b >= 0 else B
+            t = fill[b]
+            fill[b] += 1
+            new_position[q] = t
+            buffer_i[t] = rows[q]
+            buffer_c[t] = cls[q]
+            buffer_f[t] = w[q]
+            if regression:
+                buffer_y[t] = ypos[q]
+        for t in range(s, e):
+            rows[t] = buffer_i[t]
+            cls[t] = buffer_c[t]
+            w[t] = buffer_f[t]
+            if regression:
+                ypos[t] = buffer_y[t]
+        for a in range(order.shape[0]):
+            fill[:B + 1] = bound[:B + 1]
+            for p in range(s, e):
+                t_new = new_position[order[a, p]]
+                b = 0
+                while t_new >= bound[b + 1]:  # the child whose range holds the new position
+                    b += 1
+                t = fill[b]
+                fill[b] += 1
+                buffer_o[t] = t_new
+                buffer_f[t] = vals[a, p]
+            for t in range(s, e):
+                order[a, t] = buffer_o[t]
+                vals[a, t] = buffer_f[t]
+
+
+@njit(cache=True)
+def partition_shared(starts, ends, split, n_children, first_child, fractions, branch, rows, w, cls, ypos, order,
+                     vals, child_starts):
+    """The next level's buffers when rows with an unknown value (branch -1) go down every branch
+    with a positive share, their weight times the share (C4.5): each child gets its known rows
+    (in order), then the shared ones. Returns (rows, w, cls, ypos, order, vals)."""
     n_kids = child_starts.shape[0] - 1
     size = np.zeros(n_kids + 1, dtype=np.int64)
     for i in range(starts.shape[0]):
@@ -461,7 +573,7 @@ def partition(starts, ends, split, n_children, first_child, fractions, branch, s
             b = branch[p]
             if b >= 0:
                 size[first_child[i] + b] += 1
-            elif b == -1 and share_unknown:
+            else:
                 for k in range(n_children[i]):
                     if fractions[first_child[i] + k] > 0:
                         size[first_child[i] + k] += 1
@@ -471,7 +583,9 @@ def partition(starts, ends, split, n_children, first_child, fractions, branch, s
     total = child_starts[n_kids]
     new_rows = np.empty(total, dtype=rows.dtype)
     new_w = np.empty(total)
-    new_position = np.full(rows.shape[0], -1, dtype=np.int64)  # known rows: their child position
+    new_cls = np.empty(total, dtype=cls.dtype)
+    new_y = np.empty(total if ypos.shape[0] > 0 else 0)
+    new_position = np.full(rows.shape[0], -1, dtype=np.int64)  # known rows: their place in their child
     unknown_rank = np.full(rows.shape[0], -1, dtype=np.int64)  # unknown rows: rank among the node's
     n_known = np.zeros(n_kids, dtype=np.int64)
     fill = np.zeros(n_kids, dtype=np.int64)
@@ -486,24 +600,30 @@ def partition(starts, ends, split, n_children, first_child, fractions, branch, s
                 at = child_starts[k] + fill[k]
                 new_rows[at] = rows[p]
                 new_w[at] = w[p]
+                new_cls[at] = cls[p]
+                if ypos.shape[0] > 0:
+                    new_y[at] = ypos[p]
                 new_position[p] = fill[k]
                 fill[k] += 1
         for k in range(n_children[i]):
             n_known[first + k] = fill[first + k]
-        if share_unknown:
-            u = 0
-            for p in range(starts[i], ends[i]):  # then the unknown rows, in every branch
-                if branch[p] == -1:
-                    unknown_rank[p] = u
-                    u += 1
-                    for k in range(first, first + n_children[i]):
-                        if fractions[k] > 0:
-                            at = child_starts[k] + fill[k]
-                            new_rows[at] = rows[p]
-                            new_w[at] = w[p] * fractions[k]
-                            fill[k] += 1
+        u = 0
+        for p in range(starts[i], ends[i]):  # then the unknown rows, in every branch
+            if branch[p] < 0:
+                unknown_rank[p] = u
+                u += 1
+                for k in range(first, first + n_children[i]):
+                    if fractions[k] > 0:
+                        at = child_starts[k] + fill[k]
+                        new_rows[at] = rows[p]
+                        new_w[at] = w[p] * fractions[k]
+                        new_cls[at] = cls[p]
+                        if ypos.shape[0] > 0:
+                            new_y[at] = ypos[p]
+                        fill[k] += 1
     A = order.shape[0]
     new_order = np.empty((A, total), dtype=order.dtype)
+    new_vals = np.empty((A, total))
     for a in range(A):
         fill[:] = 0
         for i in range(starts.shape[0]):
@@ -515,14 +635,18 @@ def partition(starts, ends, split, n_children, first_child, fractions, branch, s
                 b = branch[q]
                 if b >= 0:
                     k = first + b
-                    new_order[a, child_starts[k] + fill[k]] = child_starts[k] + new_position[q]
+                    t = child_starts[k] + fill[k]
+                    new_order[a, t] = child_starts[k] + new_position[q]
+                    new_vals[a, t] = vals[a, p]
                     fill[k] += 1
-                elif b == -1 and share_unknown:
+                else:
                     for k in range(first, first + n_children[i]):
                         if fractions[k] > 0:
-                            new_order[a, child_starts[k] + fill[k]] = child_starts[k] + n_known[k] + unknown_rank[q]
+                            t = child_starts[k] + fill[k]
+                            new_order[a, t] = child_starts[k] + n_known[k] + unknown_rank[q]
+                            new_vals[a, t] = vals[a, p]
                             fill[k] += 1
-    return new_rows, new_w, new_order
+    return new_rows, new_w, new_cls, new_y, new_order, new_vals
 
 
 # --- routing rows down a finished tree ----------------------------------------------------------

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .encoding import codes_for
 from .routing import branches
 
 
@@ -26,13 +25,6 @@ class Surrogate:
     reversed: bool  # True: the test's first branch stands for the primary's second branch
     agree: float
     adj: float
-
-    def branch_of(self, column) -> np.ndarray:
-        """The primary branch (0/1) this surrogate sends each row to; -1 when it cannot tell."""
-        branch = self.test.branch_of(column)
-        if isinstance(self.test, SubsetTest):  # values absent from the node's rows: cannot tell
-            branch = np.where(codes_for(column, self.test.left + self.test.right) >= 0, branch, -1)
-        return np.where(branch < 0, -1, branch ^ int(self.reversed))
 
     def describe(self) -> str:
         labels = self.test.branch_labels
