@@ -119,6 +119,14 @@ def label(value) -> str:
     return str(value)
 
 
+def labels_of(column: pd.Series) -> np.ndarray:
+    """`label` of every cell (an object array; None where missing), computed once per distinct
+    value, not once per row."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    table = np.array([label(u) for u in uniques] + [None], dtype=object)
+    return table[codes]
+
+
 def ordered_labels(column: pd.Series) -> tuple[str, ...]:
     """Distinct non-missing values of a column as labels, in a row-order-free order.
 
@@ -126,7 +134,7 @@ def ordered_labels(column: pd.Series) -> tuple[str, ...]:
     sorts as text. This order breaks ties (first wins), so it is part of determinism.
     """
     if isinstance(column.dtype, pd.CategoricalDtype):
-        present = set(column.dropna().map(label))
+        present = {label(v) for v in column.dropna().unique()}
         return tuple(label(c) for c in column.cat.categories if label(c) in present)
     values = column.dropna().unique()
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):

@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, label
+from .data import Dataset, label, labels_of
 from .measures import SplitStats
 
 _SPECIAL = {
@@ -444,7 +444,7 @@ def rows_at(tree, frame: pd.DataFrame | None, node_id: int) -> tuple[np.ndarray,
 
 def class_counts(data: Dataset) -> pd.DataFrame:
     """Rows per class, classes in the dataset's order: columns `class`, `rows`, `share`."""
-    labels = data.frame[data.target].map(label)
+    labels = pd.Series(labels_of(data.frame[data.target]))
     rows = [int((labels == c).sum()) for c in data.classes]
     total = sum(rows)
     return pd.DataFrame({"class": list(data.classes), "rows": rows, "share": [r / total for r in rows]})

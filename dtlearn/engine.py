@@ -105,15 +105,16 @@ class _Plan:
         self.multiway = [j for j, k in enumerate(kinds) if k == "multiway"]
         self.python = [j for j, k in enumerate(kinds) if k == "python"]
         self.categorical = [j for j, k in enumerate(kinds) if k != "threshold"]
-        self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical])
-                                          .astype(np.int32)) if self.categorical else np.zeros((0, encoded.n_rows),
+        # (rows, attributes): a row's codes side by side, read together by the multiway scan
+        self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical], axis=1)
+                                          .astype(np.int32)) if self.categorical else np.zeros((encoded.n_rows, 0),
                                                                                               dtype=np.int32)
         self.code_row = {j: i for i, j in enumerate(self.categorical)}
         entropy = settings.criterion in ("entropy", "gain_ratio") and not encoded.is_regression
         self.xlogx = kernels.xlogx_table(encoded.n_rows if entropy else 0)
         self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
-        self.mw_codes = np.ascontiguousarray(self.codes[[self.code_row[j] for j in self.multiway]]) \
-            if self.multiway else np.zeros((0, encoded.n_rows), dtype=np.int32)
+        self.mw_codes = np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]]) \
+            if self.multiway else np.zeros((encoded.n_rows, 0), dtype=np.int32)
         self.many_valued = np.array([k != "threshold" and self._many(a) for a, k in zip(attributes, kinds)],
                                     dtype=bool)
         # a used attribute blocks ID3's reuse: categorical ones, and numbers split per value

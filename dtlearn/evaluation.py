@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, label
+from .data import Dataset, label, labels_of
 from .encoding import codes_for
 
 
@@ -18,7 +18,7 @@ def _strata(data: Dataset) -> np.ndarray:
     numeric = pd.api.types.is_numeric_dtype(column) and column.nunique() > 10
     if numeric:  # regression: stratify by quartile so every part sees the whole range
         return pd.qcut(column.rank(method="first"), 4, labels=False).to_numpy()
-    return pd.factorize(column.map(label), sort=True)[0]
+    return pd.factorize(labels_of(column), sort=True)[0]
 
 
 def split_indices(data: Dataset, fractions, seed: int = 0, stratify: bool = True) -> list[np.ndarray]:
@@ -70,7 +70,7 @@ def accuracy(tree, data: Dataset) -> float:
     """Fraction of rows whose class the tree predicts (regression: use `mean_squared_error`)."""
     if len(data.frame) == 0:
         return float("nan")
-    return float(np.mean(tree.predict(data.frame) == data.frame[data.target].map(label).to_numpy()))
+    return float(np.mean(tree.predict(data.frame) == labels_of(data.frame[data.target])))
 
 
 def error(tree, data: Dataset) -> float:
@@ -84,7 +84,7 @@ def mean_squared_error(tree, data: Dataset) -> float:
 
 def confusion_matrix(tree, data: Dataset) -> pd.DataFrame:
     """Counts of (actual class, predicted class); rows actual, columns predicted."""
-    actual = data.frame[data.target].map(label)
+    actual = pd.Series(labels_of(data.frame[data.target]), index=data.frame.index)
     labels = list(tree.classes) + sorted(set(actual) - set(tree.classes))
     predicted = pd.Categorical(tree.predict(data.frame), categories=labels)
     table = pd.crosstab(pd.Categorical(actual, categories=labels), predicted, dropna=False)

@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import engine
 from .conditions import ThresholdTest
-from .data import Dataset, label, ordered_labels
+from .data import Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .splits import explanation, evaluate
@@ -49,8 +49,7 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
         steps = steps_of(engine.grow(encoded, config), encoded, config, growth)
     growth.record(steps)
     if config.collapse:
-        grown = replace(meta, steps=tuple(steps), total_steps=len(steps))
-        steps += list(collapse_steps(grown, len(steps)))
+        steps += list(collapse_steps(steps, len(steps)))
     return replace(meta, steps=tuple(steps), total_steps=len(steps))
 
 
@@ -88,23 +87,6 @@ def with_missing_as_value(data: Dataset) -> Dataset:
         if kind == "categorical" and frame[attribute].isna().any():
             frame[attribute] = frame[attribute].astype(object).where(frame[attribute].notna(), OWN_VALUE)
     return Dataset(frame, data.target, data.kinds)
-
-
-def fill_values(data: Dataset) -> dict:
-    """Each attribute's most frequent training value (numbers: the median), for filling gaps."""
-    values = {}
-    for attribute, kind in data.kinds.items():
-        column = data.frame[attribute].dropna()
-        if column.empty:
-            continue
-        if kind == "numeric":
-            values[attribute] = float(column.median())
-        else:
-            labels = column.map(label)
-            counts = labels.value_counts()
-            top = counts.max()
-            values[attribute] = min(v for v, c in counts.items() if c == top)  # ties: first in text order
-    return values
 
 
 def infer_task(data: Dataset) -> str:
@@ -153,7 +135,7 @@ def class_factors(data: Dataset, settings: Settings) -> tuple | None:
     if settings.priors in (None, "data") and settings.class_weight is None:
         return None
     classes = ordered_labels(data.frame[data.target])
-    counts = data.frame[data.target].map(label).value_counts()
+    counts = pd.Series(labels_of(data.frame[data.target])).value_counts()
     n_j = np.array([counts.get(c, 0) for c in classes], dtype=float)
     n, k = n_j.sum(), len(classes)
     factor = np.ones(k)
@@ -197,8 +179,7 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
     meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,
-                steps, total, ranges, encoded.class_factor, encoded.task, fill_values(encoded.data),
-                encoded.data)
+                steps, total, ranges, encoded.class_factor, encoded.task, encoded.data)
     uniform = 0.0 if encoded.is_regression else tuple(1.0 / len(encoded.classes) for _ in encoded.classes)
     return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
 
@@ -356,42 +337,44 @@ def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings:
             "(pre-pruning): majority leaf.")
 
 
-def collapse_steps(tree: Tree, done: int):
+def collapse_steps(steps: list[Step], done: int):
     """C4.5 / J48: top-down, replace a subtree by a leaf when its leaves make no fewer
-    training errors than the node alone would (within J48's 1e-3)."""
-    below = _subtree_errors(tree.root)
-    number = done
-    stack = [tree.root]
-    while stack:
-        node = stack.pop()
-        if node.is_leaf:
+    training errors than the node alone would (within J48's 1e-3). Growth steps are in
+    pre-order, so a subtree is a run of consecutive steps: read backwards, children come
+    before their parents."""
+    end = [0] * len(steps)  # one past the last step of each node's subtree
+    below = [0.0] * len(steps)  # training errors of the subtree's leaves
+    where = {step.node_id: i for i, step in enumerate(steps)}
+    for i in range(len(steps) - 1, -1, -1):
+        step = steps[i]
+        if step.action == SPLIT:
+            children = [where[c] for c in step.child_ids]
+            below[i] = sum(below[c] for c in children)
+            end[i] = end[children[-1]]
+        else:
+            below[i] = _errors(step.class_weights)
+            end[i] = i + 1
+    number, i = done, 0
+    while i < len(steps):
+        step = steps[i]
+        if step.action != SPLIT:
+            i += 1
             continue
-        alone = _errors(node.class_weights)
-        if below[node.id] >= alone - 1e-3:
-            number += 1
-            yield Step(
-                number=number, node_id=node.id, parent_id=None, branch=node.branch, depth=node.depth,
-                class_weights=node.class_weights, prediction=node.prediction, impurity=node.impurity,
-                weight=node.weight, value=node.value, action=COLLAPSE, stop="collapse",
-                origin=node.source.origin if node.source is not None else None,
-                reason=(f"C4.5 collapses this subtree: its leaves make {_w(below[node.id])} training errors, a "
-                        f"single leaf would make {_w(alone)}, so the split does not pay for itself."),
-            )
+        alone = _errors(step.class_weights)
+        if below[i] < alone - 1e-3:
+            i += 1
             continue
-        stack.extend(reversed(node.children))
+        number += 1
+        yield Step(number=number, node_id=step.node_id, parent_id=None, branch=step.branch, depth=step.depth,
+                   class_weights=step.class_weights, prediction=step.prediction, impurity=step.impurity,
+                   weight=step.weight, value=step.value, action=COLLAPSE, stop="collapse", origin=step.origin,
+                   reason=(f"C4.5 collapses this subtree: its leaves make {_w(below[i])} training errors, a "
+                           f"single leaf would make {_w(alone)}, so the split does not pay for itself."))
+        i = end[i]  # the subtree is gone: nothing below it is visited
 
 
 def _errors(weights) -> float:
     return float(sum(weights) - max(weights, default=0.0))
-
-
-def _subtree_errors(root) -> dict:
-    """Training errors of every subtree's leaves, bottom-up without recursion."""
-    order = list(root.walk())
-    errors: dict[int, float] = {}
-    for node in reversed(order):
-        errors[node.id] = _errors(node.class_weights) if node.is_leaf else sum(errors[c.id] for c in node.children)
-    return errors
 
 
 def _w(value: float) -> str:

@@ -82,30 +82,6 @@ def xlogx_table(n):
     return table
 
 
-@njit(cache=True, inline="always")
-def _xlogx_of(x, table, whole):
-    if whole:
-        return table[int(x)]
-    return _xlogx(x)
-
-
-@njit(cache=True, inline="always")
-def _cut_reason(size_left, size_right, min_leaf, min_branch, n_classes):
-    """The split rules of `splits.split_limits` for one binary cut."""
-    reason = OK
-    if (1 if size_left > 0 else 0) + (1 if size_right > 0 else 0) < 2:
-        reason = ONE_BRANCH
-    if size_left + size_right <= 0:
-        reason = NO_KNOWN
-    if min_leaf > 0 and reason == OK:
-        if (0 < size_left < min_leaf) or (0 < size_right < min_leaf):
-            reason = SMALL_LEAF
-    if min_branch > 0 and reason == OK:
-        if min(size_left, size_right) < _j48_min_split(size_left + size_right, min_branch, n_classes):
-            reason = SMALL_SIDE
-    return reason
-
-
 @njit(cache=True)
 def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, sized, n_classes,
                     rank_by, min_leaf, min_branch, tolerance, correction, table,
@@ -203,11 +179,29 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
                         rank[count] = max(rho * (before - (n_known - kept) / n_known), 0.0)
                     else:
                         inner = 0.0
-                        for c in range(K):
-                            inner += _xlogx_of(left[c], table, lookup) + _xlogx_of(known[c] - left[c], table, lookup)
-                        after = (_xlogx_of(n_left, table, lookup) + _xlogx_of(n_right, table, lookup) - inner) / n_known
+                        if lookup:  # whole counts: x log2 x looked up
+                            for c in range(K):
+                                inner += table[int(left[c])] + table[int(known[c] - left[c])]
+                            outer = table[int(n_left)] + table[int(n_right)]
+                        else:
+                            for c in range(K):
+                                lc = left[c]
+                                rc = known[c] - lc
+                                inner += (lc * math.log2(lc) if lc > 0.0 else 0.0) + \
+                                    (rc * math.log2(rc) if rc > 0.0 else 0.0)
+                            outer = (n_left * math.log2(n_left) if n_left > 0.0 else 0.0) + \
+                                (n_right * math.log2(n_right) if n_right > 0.0 else 0.0)
+                        after = (outer - inner) / n_known
                         rank[count] = max(rho * (before - after), 0.0)
-                    reason = _cut_reason(size_left, size_right, min_leaf, min_branch, n_classes)
+                    # the split rules of `splits.split_limits`, written out (a call per cut is slow)
+                    reason = OK
+                    if size_left <= 0 or size_right <= 0:
+                        reason = NO_KNOWN if size_left + size_right <= 0 else ONE_BRANCH
+                    elif min_leaf > 0 and (size_left < min_leaf or size_right < min_leaf):
+                        reason = SMALL_LEAF
+                    elif min_branch > 0 and min(size_left, size_right) < \
+                            _j48_min_split(size_left + size_right, min_branch, n_classes):
+                        reason = SMALL_SIDE
                     if reason != OK:
                         rank[count] = -np.inf
                         worst = min(worst, reason)
@@ -341,7 +335,11 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
                     kept = (s_left * s_left / n_left if n_left > 0 else 0.0) + \
                         (s_right * s_right / n_right if n_right > 0 else 0.0)
                     rank[count] = rho * (max(kept - base, 0.0) / n_known)
-                    reason = _cut_reason(n_left, n_right, min_leaf, 0.0, 1)
+                    reason = OK
+                    if n_left <= 0 or n_right <= 0:
+                        reason = ONE_BRANCH
+                    elif min_leaf > 0 and (n_left < min_leaf or n_right < min_leaf):
+                        reason = SMALL_LEAF
                     if reason != OK:
                         rank[count] = -np.inf
                         worst = min(worst, reason)
@@ -361,49 +359,56 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
 @njit(cache=True)
 def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, sized, rank_by, min_leaf,
                   min_branch, out_index, out_score, out_gain, out_reason):
-    """One branch per value of each categorical attribute at every active node (ID3, C4.5)."""
+    """One branch per value of each categorical attribute at every active node (ID3, C4.5).
+    `codes` is (rows, attributes): one pass over a node's rows counts every attribute at once."""
     K = factor.shape[0]
-    A = codes.shape[0]
+    A = codes.shape[1]
     most = 1
     for a in range(A):
         most = max(most, n_values[a])
-    counts = np.zeros((most, K))
-    sizes = np.zeros(most)
-    seen = np.zeros(most, dtype=np.bool_)
-    touched = np.empty(most, dtype=np.int64)
+    counts = np.zeros((A, most, K))
+    sizes = np.zeros((A, most))
+    seen = np.zeros((A, most), dtype=np.bool_)
+    touched = np.empty((A, most), dtype=np.int64)
+    n_touched = np.zeros(A, dtype=np.int64)
+    missing = np.zeros(A)
     known = np.zeros(K)
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
         s, e = starts[i], ends[i]
-        for a in range(A):
-            n_touched = 0
-            missing = 0.0
-            for p in range(s, e):
-                v = codes[a, rows[p]]
-                c = cls[p]
-                mass = w[p] * factor[c]
+        n_touched[:] = 0
+        missing[:] = 0.0
+        for p in range(s, e):
+            r = rows[p]
+            c = cls[p]
+            weight = w[p]
+            mass = weight * factor[c]
+            for a in range(A):
+                v = codes[r, a]
                 if v < 0:
-                    missing += mass
+                    missing[a] += mass
                     continue
-                if not seen[v]:
-                    seen[v] = True
-                    touched[n_touched] = v
-                    n_touched += 1
-                counts[v, c] += mass
-                sizes[v] += w[p]
-            touched[:n_touched].sort()
+                if not seen[a, v]:
+                    seen[a, v] = True
+                    touched[a, n_touched[a]] = v
+                    n_touched[a] += 1
+                counts[a, v, c] += mass
+                sizes[a, v] += weight
+        for a in range(A):
+            m = n_touched[a]
+            touched[a, :m].sort()
             known[:] = 0.0
             n_known = 0.0
             known_size = 0.0
             nonempty = 0
             enough = 0
             small = False
-            for t in range(n_touched):
-                v = touched[t]
-                size = sizes[v]
+            for t in range(m):
+                v = touched[a, t]
+                size = sizes[a, v]
                 for c in range(K):
-                    known[c] += counts[v, c]
+                    known[c] += counts[a, v, c]
                 if size > 0:
                     nonempty += 1
                     if min_leaf > 0 and size < min_leaf:
@@ -413,24 +418,24 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                 known_size += size
             for c in range(K):
                 n_known += known[c]
-            n_all = n_known + missing
+            n_all = n_known + missing[a]
             rho = n_known / n_all if n_all > 0 else 0.0
             h_after = 0.0
             g_after = 0.0
             split = 0.0
-            for t in range(n_touched):
-                v = touched[t]
+            for t in range(m):
+                v = touched[a, t]
                 mass = 0.0
                 for c in range(K):
-                    mass += counts[v, c]
+                    mass += counts[a, v, c]
                 share = mass / n_known if n_known > 0 else 0.0
-                h_after += share * _entropy(counts[v], mass)
-                g_after += share * _gini(counts[v], mass)
+                h_after += share * _entropy(counts[a, v], mass)
+                g_after += share * _gini(counts[a, v], mass)
                 if mass > 0 and n_all > 0:
                     part = mass / n_all
                     split -= part * math.log2(part)
-            if missing > 0 and n_all > 0:
-                part = missing / n_all
+            if missing[a] > 0 and n_all > 0:
+                part = missing[a] / n_all
                 split -= part * math.log2(part)
             gain = max(rho * (_entropy(known, n_known) - h_after), 0.0)
             gini_gain = max(rho * (_gini(known, n_known) - g_after), 0.0)
@@ -452,12 +457,12 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                 out_score[i, a] = gain / split if split > 0 else 0.0
             else:
                 out_score[i, a] = out_gain[i, a]
-            for t in range(n_touched):  # clean the scratch for the next attribute
-                v = touched[t]
-                seen[v] = False
-                sizes[v] = 0.0
+            for t in range(m):  # clean the scratch for the next node
+                v = touched[a, t]
+                seen[a, v] = False
+                sizes[a, v] = 0.0
                 for c in range(K):
-                    counts[v, c] = 0.0
+                    counts[a, v, c] = 0.0
 
 
 @njit(cache=True)
@@ -476,13 +481,13 @@ def threshold_branches(starts, ends, split, attribute, cut_at, order, vals, out)
 @njit(cache=True)
 def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, out):
     """The branch of each position of nodes split on a categorical test: maps[map_start[i] + code]
-    (-1: missing)."""
+    (-1: missing); `codes` is (rows, attributes)."""
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
         a, m = attribute[i], map_start[i]
         for p in range(starts[i], ends[i]):
-            v = codes[a, rows[p]]
+            v = codes[rows[p], a]
             out[p] = -1 if v < 0 else maps[m + v]
 
 
@@ -651,16 +656,16 @@ def partition_shared(starts, ends, split, n_children, first_child, fractions, br
 
 # --- routing rows down a finished tree ----------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _branch(node, row, kind, attribute, threshold, map_start, maps, values, codes):
     """A row's branch at a node's test: 0.. or -1 (missing / unseen value)."""
     a = attribute[node]
     if kind[node] == 1:
-        x = values[a, row]
+        x = values[row, a]
         if math.isnan(x):
             return -1
         return 0 if x <= threshold[node] else 1
-    v = codes[a, row]
+    v = codes[row, a]
     if v == -1:
         return -1
     if v < -1:  # a value never seen in training: the test's own rule (maps[start - 1])
@@ -676,11 +681,11 @@ def _surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_thresh
         a = s_attribute[s]
         b = -1
         if s_kind[s] == 1:
-            x = values[a, row]
+            x = values[row, a]
             if not math.isnan(x):
                 b = 0 if x <= s_threshold[s] else 1
         else:
-            v = codes[a, row]
+            v = codes[row, a]
             if v >= 0:
                 b = maps[s_map_start[s] + v]
         if b >= 0:
@@ -714,12 +719,32 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
     want_totals = node_totals.shape[0] > 0
     want_leaf = leaf_of.shape[0] > 0
     for r in range(n_rows):
-        stack_node[0] = 0
-        stack_weight[0] = weights[r]
+        # the common case first: one branch at every node, down to a leaf
+        node = 0
+        wt = weights[r]
+        while kind[node] != 0:  # (written out here: a call per node costs several times the test)
+            a = attribute[node]
+            if kind[node] == 1:
+                x = values[r, a]
+                if math.isnan(x):
+                    break
+                b = 0 if x <= threshold[node] else 1
+            else:
+                v = codes[r, a]
+                if v == -1:
+                    break
+                b = maps[map_start[node] - 1] if v < -1 else maps[map_start[node] + v]
+                if b < 0:
+                    break
+            if want_totals:
+                node_totals[node, y[r]] += wt
+            node = child_start[node] + b
+        stack_node[0] = node
+        stack_weight[0] = wt
         top = 1
         heaviest = -1
         heaviest_weight = -1.0
-        while top > 0:
+        while top > 0:  # from where a value was unknown (or the leaf reached), every weighted path
             top -= 1
             node = stack_node[top]
             wt = stack_weight[top]

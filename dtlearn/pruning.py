@@ -25,7 +25,7 @@ import pandas as pd
 
 from .data import Dataset, label
 from .encoding import codes_for
-from .routing import branches, encode_rows, node_totals
+from .routing import branches, node_totals
 from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree
 
 METHODS = ("validation_prepruning", "reduced_error", "pessimistic", "cost_complexity")
@@ -118,19 +118,19 @@ class _Losses:
 
     def __init__(self, tree: Tree, validation) -> None:
         frame = _validation_frame(tree, validation)
-        rows = encode_rows(tree.flat, frame)
+        flat, rows = tree.encoded_rows(frame)
         self.total = float(len(frame))
         self.regression = tree.is_regression
         self.classes = tree.classes
         if self.regression:
             y = pd.to_numeric(frame[tree.target], errors="coerce").to_numpy(dtype=float)
             zero = np.zeros(len(y), dtype=np.int64)
-            moments = [node_totals(tree.flat, rows, zero, 1, weights=m) for m in (np.ones(len(y)), y, y * y)]
+            moments = [node_totals(flat, rows, zero, 1, weights=m) for m in (np.ones(len(y)), y, y * y)]
             self.moments = {i: tuple(float(m[i][0]) for m in moments) for i in moments[0]}
         else:
             k = len(tree.classes)
             y = codes_for(frame[tree.target], tree.classes)
-            self.weights = node_totals(tree.flat, rows, np.where(y < 0, k, y), k + 1)  # column k: unseen classes
+            self.weights = node_totals(flat, rows, np.where(y < 0, k, y), k + 1)  # column k: unseen classes
 
     def counts(self, work: _Work) -> dict:
         """Validation class weights at the node, for the trace."""

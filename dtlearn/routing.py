@@ -122,7 +122,7 @@ class FlatTree:
     surrogates: bool  # CART's rules for unknown values
 
 
-def flatten(root, regression: bool, surrogates: bool, kinds: dict) -> FlatTree:
+def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
     """The arrays of a built tree (`tree.Node`), breadth-first so that siblings are consecutive."""
     nodes, starts = [root], []
     while len(starts) < len(nodes):  # breadth-first: the list grows while it is read
@@ -214,24 +214,33 @@ def flatten(root, regression: bool, surrogates: bool, kinds: dict) -> FlatTree:
 
 @dataclass(frozen=True, eq=False)
 class EncodedRows:
-    values: np.ndarray  # (attributes, rows) float, NaN = missing
-    codes: np.ndarray  # (attributes, rows) int64: MISSING, UNSEEN or a code into the vocabulary
+    values: np.ndarray  # (rows, attributes) float, NaN = missing (a row's values side by side)
+    codes: np.ndarray  # (rows, attributes) int64: MISSING, UNSEEN or a code into the vocabulary
     n: int
+
+    def has_unknown(self, flat: FlatTree) -> bool:
+        """Whether any value a test reads is missing or never seen."""
+        for i, numeric in enumerate(flat.numeric):
+            if numeric and np.isnan(self.values[:, i]).any():
+                return True
+            if flat.vocabulary[i] and (self.codes[:, i] < 0).any():
+                return True
+        return False
 
 
 def encode_rows(flat: FlatTree, frame: pd.DataFrame) -> EncodedRows:
     """New rows in the tree's encoding (see the module docstring)."""
     n = len(frame)
-    values = np.full((len(flat.attributes), n), np.nan)
-    codes = np.full((len(flat.attributes), n), MISSING, dtype=np.int64)
+    values = np.full((n, len(flat.attributes)), np.nan)
+    codes = np.full((n, len(flat.attributes)), MISSING, dtype=np.int64)
     for i, attribute in enumerate(flat.attributes):
         if attribute not in frame.columns:
             raise ValueError(f"The rows to predict have no column '{attribute}', which the tree tests.")
         column = frame[attribute]
         if flat.numeric[i]:
-            values[i] = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+            values[:, i] = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
         if flat.vocabulary[i]:
-            codes[i] = codes_for(column, flat.vocabulary[i])
+            codes[:, i] = codes_for(column, flat.vocabulary[i])
     return EncodedRows(values, codes, n)
 
 

@@ -19,9 +19,12 @@ GROWTH_ACTIONS = (SPLIT, LEAF)
 OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class Step:
-    """One decision of induction: split a node (and why) or make it a leaf (and which rule)."""
+    """One decision of induction: split a node (and why) or make it a leaf (and which rule).
+
+    Read-only by convention (use `dataclasses.replace` for a changed copy): not frozen, because
+    a fit makes one per node, and a frozen dataclass takes four times as long to make."""
 
     number: int  # 1-based position in the trace
     node_id: int
@@ -111,8 +114,7 @@ class Growth:
         self.settings = settings
         self.class_factor = class_factor
         self.task = task
-        self.parent: dict[int, tuple[int, int]] = {}  # node id -> (parent id, branch index)
-        self.splits: dict[int, Step] = {}  # node id -> its growth SPLIT step
+        self.steps: tuple = ()  # the growth steps
         self._cache: dict = {}
 
     def __getstate__(self) -> dict:
@@ -123,11 +125,22 @@ class Growth:
         self._cache = {}
 
     def record(self, steps) -> None:
-        for step in steps:
-            if step.action == SPLIT:
-                self.splits[step.node_id] = step
-                for b, child in enumerate(step.child_ids):
-                    self.parent[child] = (step.node_id, b)
+        self.steps = tuple(steps)
+
+    @property
+    def splits(self) -> dict:
+        """node id -> its growth SPLIT step."""
+        if "splits" not in self._cache:
+            self._cache["splits"] = {step.node_id: step for step in self.steps if step.action == SPLIT}
+        return self._cache["splits"]
+
+    @property
+    def parent(self) -> dict:
+        """node id -> (parent id, branch index)."""
+        if "parent" not in self._cache:
+            self._cache["parent"] = {child: (step.node_id, b) for step in self.splits.values()
+                                     for b, child in enumerate(step.child_ids)}
+        return self._cache["parent"]
 
     @property
     def encoded(self):

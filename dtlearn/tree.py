@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import export
-from .data import label
+from .data import label, labels_of
 from .impurity import IMPURITY
 from .routing import distribution, encode_rows, flatten, leaves
 from .steps import COLLAPSE, GROWTH_ACTIONS, KEEP, LEAF, OWN_VALUE, PRUNE, RAISE, SPLIT, Growth, Step
@@ -43,8 +43,10 @@ class _Paths:
         return tuple(conditions[::-1])
 
 
-@dataclass(frozen=True, eq=False, slots=True)
+@dataclass(eq=False, slots=True)
 class Node:
+    """A node of a tree built from steps; read-only by convention (not frozen: see `steps.Step`)."""
+
     id: int
     depth: int
     branch: str | None
@@ -106,7 +108,6 @@ class Tree:
     ranges: dict = field(default_factory=dict)  # numeric attribute -> (min, max) of training values
     class_factor: tuple | None = None  # class priors / class weights as multipliers per class
     task: str = "classification"
-    fill_values: dict = field(default_factory=dict)  # attribute -> training mode (median if numeric)
     data: object = field(default=None, repr=False)  # the training Dataset (pruning re-sorts it)
     pruning: dict = field(default_factory=dict)  # how it was pruned: method, options, CV table
 
@@ -117,6 +118,23 @@ class Tree:
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
+
+    @cached_property
+    def fill_values(self) -> dict:
+        """Each attribute's most frequent training value (numbers: the median), for filling gaps;
+        a tie between modes goes to the first value in text order."""
+        values = {}
+        for attribute, kind in self.kinds.items():
+            column = self.data.frame[attribute].dropna()
+            if column.empty:
+                continue
+            if kind == "numeric":
+                values[attribute] = float(column.median())
+            else:
+                counts = pd.Series(labels_of(column), dtype=object).value_counts()
+                top = counts.max()
+                values[attribute] = min(v for v, c in counts.items() if c == top)
+        return values
 
     @property
     def growth_steps(self) -> int:
@@ -178,8 +196,22 @@ class Tree:
     # prediction ---------------------------------------------------------------------
     @cached_property
     def flat(self):
-        """The tree as arrays for routing rows (`routing.FlatTree`)."""
-        return flatten(self.root, self.is_regression, self._uses_surrogates, self.kinds)
+        """The tree as arrays for routing rows (`routing.FlatTree`), without surrogate splits."""
+        return flatten(self.root, self.is_regression, False)
+
+    @cached_property
+    def flat_with_surrogates(self):
+        """The same with CART's surrogate splits (found for every node on first use)."""
+        return flatten(self.root, self.is_regression, True)
+
+    def encoded_rows(self, frame: pd.DataFrame):
+        """The rows in the tree's encoding, and the flat tree that routes them: with surrogates
+        only when a CART tree meets a missing or unseen value."""
+        rows = encode_rows(self.flat, frame)
+        if self._uses_surrogates and rows.has_unknown(self.flat):
+            flat = self.flat_with_surrogates
+            return flat, encode_rows(flat, frame)
+        return self.flat, rows
 
     @property
     def _uses_surrogates(self) -> bool:
@@ -219,8 +251,8 @@ class Tree:
         return self._combined(frame, missing)
 
     def _combined(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
-        frame = self.prepare(frame, missing)
-        return distribution(self.flat, encode_rows(self.flat, frame))
+        flat, rows = self.encoded_rows(self.prepare(frame, missing))
+        return distribution(flat, rows)
 
     def predict(self, frame: pd.DataFrame, missing: str = "distribute") -> np.ndarray:
         """The most probable class of each row (ties: the first class in `classes`); for a
@@ -233,7 +265,8 @@ class Tree:
 
     def apply(self, frame: pd.DataFrame) -> np.ndarray:
         """The leaf id of each row; at a missing value the row follows the heaviest branch."""
-        return leaves(self.flat, encode_rows(self.flat, self.prepare(frame)))
+        flat, rows = self.encoded_rows(self.prepare(frame))
+        return leaves(flat, rows)
 
     # export (free functions in `export`; these are conveniences) ---------------------
     def to_dot(self, highlight: int | None = None) -> str:
@@ -313,31 +346,30 @@ def _latest(tree: Tree) -> tuple[dict, dict]:
 
 
 def _build(tree: Tree) -> Node:
-    """The nodes of the tree after its steps: decided top-down (a node's summary needs its
-    parent's), made bottom-up (a node holds its children), without recursion."""
+    """The nodes of the tree after its steps: found top-down, summarised all at once (level by
+    level: a node no row reaches shows its parent's distribution), made bottom-up (a node
+    holds its children), without recursion."""
     state, stats = _latest(tree)
     paths = _Paths()
-    uniform = 0.0 if tree.is_regression else tuple(1.0 / len(tree.classes) for _ in tree.classes)
-    order: list[tuple[int, int, str | None, object]] = []  # (id, depth, branch, fallback), pre-order
-    shown: dict[int, dict] = {}
-    stack = [(0, 0, None, uniform)]
+    order: list[tuple[int, int, str | None, int]] = []  # (id, depth, branch, parent position), pre-order
+    stack = [(0, 0, None, -1)]
     while stack:
-        node_id, depth, branch, fallback = stack.pop()
+        node_id, depth, branch, parent = stack.pop()
+        position = len(order)
+        order.append((node_id, depth, branch, parent))
         step = state.get(node_id)
-        leaf_value = step.value if step is not None and step.action != SPLIT else None
-        summary = summarize(tree, stats[node_id], fallback, leaf_value)
-        shown[node_id] = summary
-        order.append((node_id, depth, branch))
         if step is not None and step.action == SPLIT:
-            inherited = summary["value"] if tree.is_regression else summary["distribution"]
             test = step.test
-            for b, child in reversed(list(enumerate(step.child_ids))):
+            for b in range(len(step.child_ids) - 1, -1, -1):
+                child = step.child_ids[b]
                 paths.parent[child] = (node_id, test.condition(b))
-                stack.append((child, depth + 1, test.branch_labels[b], inherited))
+                stack.append((child, depth + 1, test.branch_labels[b], position))
+    shown = _summaries(tree, order, state, stats)
     made: dict[int, Node] = {}
-    for node_id, depth, branch in reversed(order):
+    for position in range(len(order) - 1, -1, -1):
+        node_id, depth, branch, _ = order[position]
         step = state.get(node_id)
-        common = dict(id=node_id, depth=depth, branch=branch, paths=paths, **shown[node_id])
+        common = dict(id=node_id, depth=depth, branch=branch, paths=paths, **shown(position))
         if step is None:
             made[node_id] = Node(status="pending", **common)
         elif step.action == SPLIT:
@@ -348,3 +380,42 @@ def _build(tree: Tree) -> Node:
             made[node_id] = Node(status="leaf", leaf_reason=step.reason, stop=step.stop, step=step.number,
                                  **common)
     return made[0]
+
+
+def _summaries(tree: Tree, order: list, state: dict, stats: dict):
+    """`summarize_many` over the nodes in pre-order, by depth so parents come first."""
+    regression = tree.is_regression
+    n = len(order)
+    k = 1 if regression else len(tree.classes)
+    width = 3 if regression else k
+    matrix = np.array([stats[node_id] for node_id, *_ in order], dtype=float).reshape(n, width)
+    depth = np.array([d for _, d, _, _ in order], dtype=np.int64)
+    parent = np.array([p for *_, p in order], dtype=np.int64)
+    distribution = np.zeros((n, k))
+    impurity, weight, value = np.zeros(n), np.zeros(n), np.zeros(n)
+    prediction = np.zeros(n, dtype=np.int64)
+    for d in range(int(depth.max()) + 1):
+        at = np.flatnonzero(depth == d)
+        fallback = np.where(parent[at, None] >= 0, distribution[np.maximum(parent[at], 0)],
+                            0.0 if regression else 1.0 / k)
+        many = summarize_many(matrix[at], fallback, regression, tree.class_factor, tree.settings.impurity)
+        distribution[at] = many["distribution"]
+        impurity[at], weight[at] = many["impurity"], many["weight"]
+        if regression:
+            value[at] = many["value"]
+        else:
+            prediction[at] = many["prediction"]
+    rows, impurity, weight, value = matrix.tolist(), impurity.tolist(), weight.tolist(), value.tolist()
+    shares, prediction = distribution.tolist(), prediction.tolist()
+
+    def of(position: int) -> dict:
+        if regression:
+            step = state.get(order[position][0])
+            shown = step.value if step is not None and step.action != SPLIT and step.value is not None \
+                else value[position]
+            return dict(class_weights=(), distribution=(), weight=weight[position], value=shown,
+                        prediction=label(round(shown, 4)), impurity=impurity[position])
+        return dict(class_weights=tuple(rows[position]), distribution=tuple(shares[position]),
+                    weight=weight[position], value=None, prediction=tree.classes[prediction[position]],
+                    impurity=impurity[position])
+    return of
