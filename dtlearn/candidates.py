@@ -54,14 +54,16 @@ class Block:
         return SubsetTest(self.attribute, left, right)
 
 
-def _stats(encoded, branches: np.ndarray, missing: np.ndarray, correction=0.0):
-    """Measures of candidates whose branches hold the channel sums `branches` (C, B, channels)."""
+def _stats(encoded, branches: np.ndarray, missing: np.ndarray, known=None):
+    """Measures of candidates whose branches hold the channel sums `branches` (C, B, channels);
+    `known`, the channel sums of the rows whose value is known, when every candidate shares them."""
     if encoded.is_regression:
         return RegressionStats(branches, missing)
+    k = len(encoded.classes)
+    known = None if known is None else known[:k]
     if encoded.sized:
-        k = len(encoded.classes)
-        return SplitStats(branches[..., :k], missing[:k], sizes=branches[..., k], correction=correction)
-    return SplitStats(branches, missing, correction=correction)
+        return SplitStats(branches[..., :k], missing[:k], sizes=branches[..., k], known=known)
+    return SplitStats(branches, missing, known=known)
 
 
 def midpoints(below: np.ndarray, above: np.ndarray) -> np.ndarray:
@@ -84,7 +86,7 @@ def threshold_block(encoded, attribute: str, rows, channels, node_summary, toler
     cut = np.flatnonzero(xs[:n_known - 1] + tolerance < xs[1:n_known]) if n_known > 1 else np.zeros(0, int)
     left = sums[:, cut].T  # (C, channels)
     branches = np.stack([left, known_sums[None, :] - left], axis=1)
-    stats = _stats(encoded, branches, missing)
+    stats = _stats(encoded, branches, missing, known_sums)
     return Block(attribute, "threshold", stats, thresholds=midpoints(xs[cut], xs[cut + 1]))
 
 

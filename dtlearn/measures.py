@@ -21,7 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .impurity import entropy_of, error_of, gini_of
+from .impurity import entropy_of, error_of, gini_of, sum_last
 
 
 def ratio(numerator, denominator):
@@ -46,19 +46,26 @@ class SplitStats:
     candidates) is subtracted from the gain before the gain ratio (C4.5's threshold correction)."""
 
     def __init__(self, branches: np.ndarray, missing: np.ndarray, sizes: np.ndarray | None = None,
-                 correction=0.0) -> None:
+                 correction=0.0, known=None) -> None:
         self.branches = np.asarray(branches, dtype=float)
         self.missing = np.asarray(missing, dtype=float)
         self.sizes = sizes
         self.correction = correction
+        self._known_given = known  # (k,): the class weights of D~, when every candidate shares them
 
     def with_correction(self, correction) -> "SplitStats":
         """The same candidates with C4.5's threshold correction subtracted from their gain."""
-        return SplitStats(self.branches, self.missing, self.sizes, correction)
+        return SplitStats(self.branches, self.missing, self.sizes, correction, self._known_given)
+
+    def _per_node(self, measure) -> np.ndarray:
+        """A measure of D~ itself: computed once when every candidate shares D~."""
+        if self._known_given is None:
+            return measure(self.known_counts)
+        return np.broadcast_to(measure(np.asarray(self._known_given, dtype=float)), self.n_known.shape)
 
     @cached_property
     def mass_branch(self) -> np.ndarray:  # (..., B): the weight the measures see
-        return self.branches.sum(axis=-1)
+        return sum_last(self.branches)
 
     @cached_property
     def n_branch(self) -> np.ndarray:  # (..., B): case weight per branch
@@ -70,15 +77,18 @@ class SplitStats:
 
     @cached_property
     def known_counts(self) -> np.ndarray:  # (..., k): class weights of D~
-        return self.branches.sum(axis=-2)
+        if self._known_given is not None:
+            return np.broadcast_to(np.asarray(self._known_given, dtype=float), self.branches.shape[:-2] + (
+                self.branches.shape[-1],))
+        return sum_last(np.moveaxis(self.branches, -2, -1))
 
     @cached_property
     def n_known(self) -> np.ndarray:
-        return self.mass_branch.sum(axis=-1)
+        return sum_last(self.mass_branch)
 
     @cached_property
     def n_missing(self) -> np.ndarray:
-        return np.broadcast_to(self.missing.sum(axis=-1), self.n_known.shape)
+        return np.broadcast_to(sum_last(self.missing), self.n_known.shape)
 
     @cached_property
     def n(self) -> np.ndarray:
@@ -95,14 +105,14 @@ class SplitStats:
         return ratio(self.mass_branch, self.n_known[..., None])
 
     def _after(self, impurity) -> np.ndarray:
-        return (self.branch_fraction * impurity(self.branches)).sum(axis=-1)
+        return sum_last(self.branch_fraction * impurity(self.branches))
 
     def _gain(self, before, after) -> np.ndarray:
         return np.maximum(self.known * (before - after), 0.0)  # >= 0 by concavity; clips -1e-17 noise
 
     @cached_property
     def entropy_before(self) -> np.ndarray:
-        return entropy_of(self.known_counts)
+        return self._per_node(entropy_of)
 
     @cached_property
     def branch_entropies(self) -> np.ndarray:  # (..., B)
@@ -110,7 +120,7 @@ class SplitStats:
 
     @cached_property
     def entropy_after(self) -> np.ndarray:
-        return (self.branch_fraction * self.branch_entropies).sum(axis=-1)
+        return sum_last(self.branch_fraction * self.branch_entropies)
 
     @cached_property
     def gain(self) -> np.ndarray:
@@ -133,7 +143,7 @@ class SplitStats:
 
     @cached_property
     def gini_before(self) -> np.ndarray:
-        return gini_of(self.known_counts)
+        return self._per_node(gini_of)
 
     @cached_property
     def branch_ginis(self) -> np.ndarray:  # (..., B)
@@ -141,7 +151,7 @@ class SplitStats:
 
     @cached_property
     def gini_after(self) -> np.ndarray:
-        return (self.branch_fraction * self.branch_ginis).sum(axis=-1)
+        return sum_last(self.branch_fraction * self.branch_ginis)
 
     @cached_property
     def gini_gain(self) -> np.ndarray:
@@ -149,7 +159,7 @@ class SplitStats:
 
     @cached_property
     def error_before(self) -> np.ndarray:
-        return error_of(self.known_counts)
+        return self._per_node(error_of)
 
     @cached_property
     def error_after(self) -> np.ndarray:
@@ -163,7 +173,13 @@ class SplitStats:
         fraction = self.branch_fraction
         totals = np.where(self.mass_branch > 0, self.mass_branch, 1.0)[..., None]
         p = self.branches / totals
-        return 2 * fraction[..., 0] * fraction[..., 1] * np.abs(p[..., 0, :] - p[..., 1, :]).sum(axis=-1)
+        return 2 * fraction[..., 0] * fraction[..., 1] * sum_last(np.abs(p[..., 0, :] - p[..., 1, :]))
+
+    def take(self, rows) -> "SplitStats":
+        """The same measures for some of the candidates."""
+        sizes = None if self.sizes is None else self.sizes[rows]
+        correction = self.correction if np.ndim(self.correction) == 0 else self.correction[rows]
+        return SplitStats(self.branches[rows], self.missing, sizes, correction, self._known_given)
 
     def gain_by(self, criterion: str) -> np.ndarray:
         """The gain that min_gain and the C4.5 average refer to: information or Gini gain."""
@@ -190,6 +206,9 @@ class RegressionStats:
 
     def with_correction(self, correction) -> "RegressionStats":
         return self
+
+    def take(self, rows) -> "RegressionStats":
+        return RegressionStats(self.branches[rows], self.missing)
 
     @cached_property
     def n_branch(self) -> np.ndarray:

@@ -53,24 +53,29 @@ def empty_frame(regression: bool = False) -> pd.DataFrame:
 
 @dataclass(frozen=True, eq=False)
 class CandidateTable:
-    """Every candidate of one node: numeric columns for all rows, text on request."""
+    """Every candidate of one node, in columns. What ranks (score, eligible, chosen, tied) and
+    the shape of each row (threshold, n, known) are columns of every row from the start; each
+    measure column is computed for every row when it is first asked for (`table["gain"]`), or
+    for the rows of a `frame(rows)` alone."""
 
     evaluation: object  # splits.Evaluation
-    columns: dict  # name -> (rows,) array: the measures, n, known, threshold, score, eligible, chosen, tied
+    columns: dict  # name -> (rows,) array, for every row
     block: np.ndarray  # (rows,) the attribute (block) of each row
     index: np.ndarray  # (rows,) the candidate's index within its block
     reason_code: np.ndarray  # (rows,)
+    starts: np.ndarray  # (blocks + 1,) where each block's rows start
 
     @staticmethod
     def of(evaluation) -> "CandidateTable":
         parts = [_block_columns(evaluation, j) for j in range(len(evaluation.blocks))]
         names = parts[0][0].keys() if parts else ()
         columns = {name: np.concatenate([p[0][name] for p in parts]) for name in names}
-        block = np.concatenate([np.full(len(p[1]), j, dtype=np.int64) for j, p in enumerate(parts)]) \
-            if parts else np.zeros(0, np.int64)
-        index = np.concatenate([np.arange(len(p[1])) for p in parts]) if parts else np.zeros(0, np.int64)
+        sizes = [len(p[1]) for p in parts]
+        block = np.repeat(np.arange(len(parts)), sizes) if parts else np.zeros(0, np.int64)
+        index = np.concatenate([np.arange(n) for n in sizes]) if parts else np.zeros(0, np.int64)
         reasons = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
-        return CandidateTable(evaluation, columns, block, index, reasons)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        return CandidateTable(evaluation, columns, block, index, reasons, starts)
 
     def __len__(self) -> int:
         return len(self.block)
@@ -79,8 +84,17 @@ class CandidateTable:
     def regression(self) -> bool:
         return self.evaluation.encoded.is_regression
 
+    @property
+    def measure_names(self) -> tuple[str, ...]:
+        return tuple(REGRESSION_MEASURES) if self.regression else MEASURE_COLUMNS
+
     def __getitem__(self, name: str) -> np.ndarray:
-        """A numeric column of every row (no text is written)."""
+        """A numeric column of every row (no text is written); a measure is computed on first use."""
+        if name not in self.columns:
+            if name not in self.measure_names:
+                raise KeyError(name)
+            parts = [_measure(block.stats, name, np.arange(block.size)) for block in self.evaluation.blocks]
+            self.columns[name] = np.concatenate(parts) if parts else np.zeros(0)
         return self.columns[name]
 
     @property
@@ -103,6 +117,8 @@ class CandidateTable:
 
     @cached_property
     def _frame(self) -> pd.DataFrame:
+        for name in self.measure_names:
+            self[name]
         return self._build(np.arange(len(self)))
 
     def frame(self, rows=None) -> pd.DataFrame:
@@ -117,8 +133,20 @@ class CandidateTable:
         if len(self) == 0:
             return empty_frame(self.regression)
         data = {name: values[rows] for name, values in self.columns.items()}
+        for name in self.measure_names:
+            if name not in data:
+                data[name] = self._measure_of(name, rows)
         data.update(self._text(rows))
         return pd.DataFrame(data, index=rows)[order]
+
+    def _measure_of(self, name: str, rows: np.ndarray) -> np.ndarray:
+        """A measure for some rows only, block by block."""
+        out = np.empty(len(rows))
+        blocks = self.block[rows]
+        for j in np.unique(blocks):
+            mine = blocks == j
+            out[mine] = _measure(self.evaluation.blocks[j].stats, name, self.index[rows[mine]])
+        return out
 
     def _text(self, rows: np.ndarray) -> dict:
         evaluation = self.evaluation
@@ -162,6 +190,13 @@ class CandidateTable:
         return texts[code]
 
 
+def _measure(stats, name: str, rows: np.ndarray) -> np.ndarray:
+    """A measure column of some of a block's candidates (the `measures` definitions)."""
+    subset = stats if len(rows) == stats.n_known.shape[0] else stats.take(rows)
+    value = subset.correction if name == "correction" else getattr(subset, REGRESSION_MEASURES.get(name, name))
+    return np.broadcast_to(np.asarray(value, dtype=float), (len(rows),)).astype(float)
+
+
 def _held(stats, i: int, regression: bool) -> tuple:
     """A candidate's branches: class weights per branch, or (n, mean) per branch (regression)."""
     branches = stats.branches[i]
@@ -186,13 +221,8 @@ def _block_columns(evaluation, j: int) -> tuple[dict, np.ndarray]:
         "n": np.broadcast_to(s.n, (n,)).astype(float), "known": np.broadcast_to(s.known, (n,)).astype(float),
     }
     if encoded.is_regression:
-        for name, attribute in REGRESSION_MEASURES.items():
-            columns[name] = np.broadcast_to(getattr(s, attribute), (n,)).astype(float)
         columns["score"] = np.asarray(s.gain, dtype=float)
     else:
-        for name in MEASURE_COLUMNS:
-            value = s.correction if name == "correction" else getattr(s, name)
-            columns[name] = np.broadcast_to(value, (n,)).astype(float)
         columns["score"] = np.asarray(s.score_by(settings.criterion), dtype=float)
         counted = block.kind == "threshold" and settings.threshold_correction
         columns["cuts"] = np.full(n, float(ok.sum()) if counted else np.nan)
