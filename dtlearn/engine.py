@@ -79,6 +79,7 @@ class _Level:
     depth: np.ndarray
     used: np.ndarray  # (L, A) bool: attributes ID3 may not test again
     fallback: np.ndarray  # (L, k) parent's distribution, or (L, 1) parent's value
+    _positions: tuple | None = None
 
     @property
     def size(self) -> int:
@@ -86,6 +87,11 @@ class _Level:
 
     def positions(self) -> tuple[np.ndarray, np.ndarray]:
         """Every position of the level's nodes, and the node (index) holding it."""
+        if self._positions is None:
+            self._positions = self._find_positions()
+        return self._positions
+
+    def _find_positions(self) -> tuple[np.ndarray, np.ndarray]:
         sizes = self.ends - self.starts
         node = np.repeat(np.arange(self.size), sizes)
         offset = np.repeat(self.starts - (np.cumsum(sizes) - sizes), sizes)
@@ -280,8 +286,9 @@ def _stops_after(settings, bests: Bests, winner: np.ndarray) -> np.ndarray:
     stop = np.full(len(winner), -1)
     none = winner < 0
     reasons = bests.reason
-    basic = np.isin(reasons, (ONE_BRANCH, NO_KNOWN, USED)).all(axis=1)
-    small = np.isin(reasons, (ONE_BRANCH, NO_KNOWN, USED, SMALL_LEAF)).all(axis=1)
+    unsplittable = (reasons == ONE_BRANCH) | (reasons == NO_KNOWN) | (reasons == USED)
+    basic = unsplittable.all(axis=1)
+    small = (unsplittable | (reasons == SMALL_LEAF)).all(axis=1)
     stop = np.where(none, np.where(basic, IDENTICAL, np.where(small, MIN_LEAF, NO_VALID_SPLIT)), stop)
     chosen_gain = np.where(none, 0.0, bests.gain[np.arange(len(winner)), np.maximum(winner, 0)])
     if settings.stop_at_zero_gain:

@@ -232,27 +232,13 @@ class _Shown:
     all nodes at once (parents first: an empty node shows its parent's distribution)."""
 
     def __init__(self, grown: engine.Grown, encoded: Encoded, settings: Settings) -> None:
-        from .tree import summarize_many
+        from .tree import summarize_all
 
         self.regression = regression = encoded.is_regression
-        k = 1 if regression else len(encoded.classes)
-        n = grown.size
-        distribution = np.zeros((n, k))
-        impurity, weight, value = np.zeros(n), np.zeros(n), np.zeros(n)
-        prediction = np.zeros(n, dtype=np.int64)
-        depth = grown.depth
-        for d in range(int(depth.max()) + 1 if n else 0):
-            at = np.flatnonzero(depth == d)
-            parent = grown.parent[at]
-            fallback = np.where(parent[:, None] >= 0, distribution[np.maximum(parent, 0)],
-                                0.0 if regression else 1.0 / k)
-            many = summarize_many(grown.stats[at], fallback, regression, encoded.class_factor, settings.impurity)
-            distribution[at] = many["distribution"]
-            impurity[at], weight[at] = many["impurity"], many["weight"]
-            if regression:
-                value[at] = many["value"]
-            else:
-                prediction[at] = many["prediction"]
+        many = summarize_all(grown.stats, grown.parent, regression, encoded.class_factor, settings.impurity)
+        impurity, weight = many["impurity"], many["weight"]
+        value = many["value"] if regression else np.zeros(grown.size)
+        prediction = many["prediction"] if not regression else np.zeros(grown.size, dtype=np.int64)
         self.stats = [tuple(row) for row in grown.stats.tolist()]
         self.impurity, self.weight, self.value = impurity.tolist(), weight.tolist(), value.tolist()
         self.prediction = [encoded.classes[p] for p in prediction.tolist()] if not regression else None

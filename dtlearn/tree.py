@@ -382,29 +382,36 @@ def _build(tree: Tree) -> Node:
     return made[0]
 
 
+def summarize_all(stats: np.ndarray, parent: np.ndarray, regression: bool, class_factor, impurity: str) -> dict:
+    """`summarize_many` for nodes listed parents first (`parent`: each node's parent's position,
+    -1 for the root): a node no row reaches shows its parent's distribution (or value)."""
+    k = 1 if regression else stats.shape[1]
+    uniform = np.zeros((len(stats), k)) if regression else np.full((len(stats), k), 1.0 / k)
+    many = summarize_many(stats, uniform, regression, class_factor, impurity)
+    distribution = many["distribution"]
+    empty = np.flatnonzero(many["weight"] <= 0)
+    for i in empty.tolist():  # parents come first, so a chain of empty nodes inherits in turn
+        if parent[i] >= 0:
+            distribution[i] = distribution[parent[i]]
+    if len(empty):
+        if regression:
+            many["value"] = distribution[:, 0].copy()
+        else:
+            many["prediction"] = np.argmax(distribution, axis=1)
+    return many
+
+
 def _summaries(tree: Tree, order: list, state: dict, stats: dict):
-    """`summarize_many` over the nodes in pre-order, by depth so parents come first."""
+    """What each node shows, from `summarize_all` over the nodes in pre-order."""
     regression = tree.is_regression
     n = len(order)
-    k = 1 if regression else len(tree.classes)
-    width = 3 if regression else k
+    width = 3 if regression else len(tree.classes)
     matrix = np.array([stats[node_id] for node_id, *_ in order], dtype=float).reshape(n, width)
-    depth = np.array([d for _, d, _, _ in order], dtype=np.int64)
     parent = np.array([p for *_, p in order], dtype=np.int64)
-    distribution = np.zeros((n, k))
-    impurity, weight, value = np.zeros(n), np.zeros(n), np.zeros(n)
-    prediction = np.zeros(n, dtype=np.int64)
-    for d in range(int(depth.max()) + 1):
-        at = np.flatnonzero(depth == d)
-        fallback = np.where(parent[at, None] >= 0, distribution[np.maximum(parent[at], 0)],
-                            0.0 if regression else 1.0 / k)
-        many = summarize_many(matrix[at], fallback, regression, tree.class_factor, tree.settings.impurity)
-        distribution[at] = many["distribution"]
-        impurity[at], weight[at] = many["impurity"], many["weight"]
-        if regression:
-            value[at] = many["value"]
-        else:
-            prediction[at] = many["prediction"]
+    many = summarize_all(matrix, parent, regression, tree.class_factor, tree.settings.impurity)
+    distribution, impurity, weight = many["distribution"], many["impurity"], many["weight"]
+    value = many["value"] if regression else np.zeros(n)
+    prediction = many["prediction"] if not regression else np.zeros(n, dtype=np.int64)
     rows, impurity, weight, value = matrix.tolist(), impurity.tolist(), weight.tolist(), value.tolist()
     shares, prediction = distribution.tolist(), prediction.tolist()
 

@@ -68,6 +68,7 @@ def test_tree_matches_weka(dataset, algorithm, learner, settings):
 
 
 def test_every_case_has_a_fixture():
+    assert (FIXTURES / "glass.j48_unpruned.txt").is_file() and (FIXTURES / "glass.j48_pruned.txt").is_file()
     for name in ID3_DATASETS:
         assert (FIXTURES / f"{name}.id3.txt").is_file()
     for name in C45_DATASETS:
@@ -90,3 +91,39 @@ def test_c45_with_missing_values_matches_j48(name, learner, settings):
     tree = dtlearn.fit(data, "c45", **settings)
     ok, diff = trees_equal(expected, canonical_from_dtlearn(tree.to_dict()))
     assert ok, f"{name} {learner}: {diff}\n--- Weka\n{render(expected)}\n--- dtlearn\n{tree.to_text()}"
+
+
+# Glass (Weka's own glass.arff): J48 treats neighbouring values closer than 1e-5 as one value when
+# it places cuts and counts them for C4.5's correction (the c45 preset's cut_tolerance). The
+# fixtures README works the deciding node out: 25 cuts counted J48's way, 30 without.
+@pytest.mark.parametrize(("learner", "settings"), [("j48_unpruned", {}), ("j48_pruned", {"prune": True})])
+def test_glass_matches_j48_with_its_numeric_tolerance(learner, settings):
+    import dtlearn
+
+    expected = parse_weka_tree((FIXTURES / f"glass.{learner}.txt").read_text(encoding="utf-8"))
+    tree = dtlearn.fit(dtlearn.load_dataset("glass"), "c45", **settings)
+    ok, diff = trees_equal(expected, canonical_from_dtlearn(tree.to_dict()))
+    assert ok, f"glass {learner}: {diff}\n--- Weka\n{render(expected)}\n--- dtlearn\n{tree.to_text()}"
+
+
+def test_glass_without_the_tolerance_differs_where_the_cuts_are_counted():
+    import math
+
+    import dtlearn
+
+    data = dtlearn.load_dataset("glass")
+    assert dtlearn.PRESETS["c45"].cut_tolerance == 1e-5 and dtlearn.PRESETS["cart"].cut_tolerance == 0
+    expected = parse_weka_tree((FIXTURES / "glass.j48_unpruned.txt").read_text(encoding="utf-8"))
+    plain = dtlearn.fit(data, "c45", cut_tolerance=0)
+    assert not trees_equal(expected, canonical_from_dtlearn(plain.to_dict()))[0]
+    path = ("Ba <= 0.27", "Mg > 2.41", "Al > 1.41", "Si > 72.49")
+    for tolerance, cuts, action in ((1e-5, 25, "split"), (0.0, 30, "leaf")):
+        tree = dtlearn.fit(data, "c45", cut_tolerance=tolerance)
+        (step,) = [s for s in tree.steps if s.path == path]
+        assert step.action == action and step.weight == 39
+        rows = step.table[step.table["attribute"] == "RI"]
+        best = rows.loc[rows["gain"].idxmax()]
+        assert best["cuts"] == cuts
+        assert best["correction"] == pytest.approx(math.log2(cuts) / 39, abs=1e-15)
+        assert best["corrected_gain"] == pytest.approx(best["gain"] - math.log2(cuts) / 39, abs=1e-12)
+        assert (best["corrected_gain"] > 0) == (action == "split")
