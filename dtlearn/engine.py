@@ -21,7 +21,7 @@ import numpy as np
 from . import kernels
 from .candidates import data_value_below
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .splits import (NO_KNOWN, ONE_BRANCH, OK, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
+from .splits import (NO_KNOWN, ONE_BRANCH, OK, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
                      block_best, choose, correction_of, many_valued, split_limits)
 from .surrogates import find_surrogates
 from .routing import surrogate_branches
@@ -202,11 +202,11 @@ def _stops_before(plan: _Plan, level: _Level, stats, shown) -> np.ndarray:
         rules.append((PURE, stats.max(axis=1) >= total - 1e-9 * np.maximum(total, 1.0)))
     if s.max_depth is not None:
         rules.append((MAX_DEPTH, level.depth >= s.max_depth))
-    rules.append((MIN_SPLIT, total < s.min_samples_split))
+    rules.append((MIN_SPLIT, total < s.min_samples_split - SIZE_TOLERANCE))
     if s.leaf_size is not None:
         rules.append((LEAF_SIZE, total <= s.leaf_size))
     if s.min_branch_cases > 0:
-        rules.append((MIN_CASES, total < 2 * s.min_branch_cases))
+        rules.append((MIN_CASES, total < 2 * s.min_branch_cases - SIZE_TOLERANCE))
     if s.min_purity is not None and not encoded.is_regression:
         with np.errstate(invalid="ignore", divide="ignore"):
             rules.append((MIN_PURITY, stats.max(axis=1) / total >= s.min_purity))
@@ -324,6 +324,31 @@ def _decide(plan: _Plan, level: _Level) -> _Decision:
     winner = np.where(active, choice.attribute, -1)
     stop = np.where(active, _stops_after(s, bests, winner), stop)
     return _Decision(stats, shown, stop, bests, thresholds, cut_at, blocks, choice, winner)
+
+
+def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=frozenset()):
+    """Each attribute's competing candidate at the node made of `rows` (with `weights`), as the
+    engine scores it: Bests of shape (1, A) and the best cuts' thresholds (for comparing with
+    `splits.evaluate`, the definitions)."""
+    plan = _Plan(encoded, settings)
+    rows = np.asarray(rows, dtype=np.int32)
+    weights = np.asarray(weights, dtype=float)
+    n = len(rows)
+    order = np.empty((len(plan.threshold), n), dtype=np.int32)
+    vals = np.empty((len(plan.threshold), n))
+    for i, j in enumerate(plan.threshold):
+        values = encoded.numeric(encoded.attributes[j])[rows]
+        order[i] = np.argsort(values, kind="stable")
+        vals[i] = values[order[i]]
+    k = 1 if encoded.is_regression else len(encoded.classes)
+    cls = np.zeros(n, np.int8) if encoded.is_regression else encoded.y[rows].astype(np.int32)
+    ypos = encoded.y[rows].astype(float) if encoded.is_regression else np.zeros(0)
+    mask = np.array([[a in used for a in encoded.attributes]])
+    level = _Level(np.array([0]), np.array([n]), rows, weights.copy(), cls, ypos, order, vals, np.array([-1]),
+                   np.array([-1]), np.array([0]), mask, np.full((1, k), 1.0 / k))
+    size = np.array([weights.sum()])
+    bests, thresholds, _, _ = _score(plan, level, np.array([True]), size)
+    return bests, thresholds
 
 
 def root_splits(encoded, settings) -> bool:

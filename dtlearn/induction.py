@@ -222,7 +222,8 @@ def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: 
         steps.append(Step(action=SPLIT, reason=_split_reason(grown, t, test, encoded, settings), test=test,
                           child_ids=child_ids, child_weights=tuple(shown.stats[c] for c in children),
                           branch_fractions=grown.fractions[t], found_surrogates=grown.surrogates.get(t),
-                          majority_branch=grown.majority.get(t, -1), **common))
+                          majority_branch=grown.majority.get(t, -1), score=grown.numbers[t][0],
+                          gain=grown.numbers[t][1], **common))
         stack.extend(reversed(children))
     return steps
 

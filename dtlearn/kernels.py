@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - the plain-Python fallback
 OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = 0, 1, 2, 3, 4, 5
 NO_CORRECTED_GAIN = 8
 TIE = 1e-12
+SIZE_TOLERANCE = 1e-6  # as `splits.SIZE_TOLERANCE`
 BY_GAIN, BY_GINI, BY_RATIO = 0, 1, 2  # what a criterion ranks by: information gain, Gini gain, gain ratio
 
 
@@ -197,10 +198,10 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
                     reason = OK
                     if size_left <= 0 or size_right <= 0:
                         reason = NO_KNOWN if size_left + size_right <= 0 else ONE_BRANCH
-                    elif min_leaf > 0 and (size_left < min_leaf or size_right < min_leaf):
+                    elif min_leaf > 0 and min(size_left, size_right) < min_leaf - SIZE_TOLERANCE:
                         reason = SMALL_LEAF
                     elif min_branch > 0 and min(size_left, size_right) < \
-                            _j48_min_split(size_left + size_right, min_branch, n_classes):
+                            _j48_min_split(size_left + size_right, min_branch, n_classes) - SIZE_TOLERANCE:
                         reason = SMALL_SIDE
                     if reason != OK:
                         rank[count] = -np.inf
@@ -338,7 +339,7 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
                     reason = OK
                     if n_left <= 0 or n_right <= 0:
                         reason = ONE_BRANCH
-                    elif min_leaf > 0 and (n_left < min_leaf or n_right < min_leaf):
+                    elif min_leaf > 0 and min(n_left, n_right) < min_leaf - SIZE_TOLERANCE:
                         reason = SMALL_LEAF
                     if reason != OK:
                         rank[count] = -np.inf
@@ -411,9 +412,9 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                     known[c] += counts[a, v, c]
                 if size > 0:
                     nonempty += 1
-                    if min_leaf > 0 and size < min_leaf:
+                    if min_leaf > 0 and size < min_leaf - SIZE_TOLERANCE:
                         small = True
-                if min_branch > 0 and size >= min_branch:
+                if min_branch > 0 and size >= min_branch - SIZE_TOLERANCE:
                     enough += 1
                 known_size += size
             for c in range(K):

@@ -25,6 +25,8 @@ from .measures import threshold_correction
 from .settings import CRITERION_NAMES, Settings
 
 TIE = 1e-12
+SIZE_TOLERANCE = 1e-6  # case weights below a minimum by less than this count as reaching it (Weka's
+# Utils.grOrEq): fractional weights add up with rounding, 2 may arrive as 1.9999999999999996
 AVERAGE_TOLERANCE = 1e-3  # J48 compares gain >= average - 1e-3 ("closer to the original C4.5")
 
 OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = range(6)
@@ -38,21 +40,24 @@ def split_limits(settings: Settings, stats, n_classes: int, kind: str):
 
     Shape-agnostic: the result has the shape of `stats.n_known` broadcast over candidates."""
     branches = np.broadcast_arrays(*stats.branch_sizes)  # case weight of each branch
+    if not branches:  # an attribute with no value at all (every cell empty): no branch
+        shape = np.shape(stats.n_known)
+        return np.zeros(shape, dtype=bool), np.full(shape, NO_KNOWN)
     n_known = branches[0] + sum(branches[1:])
-    nonempty = sum((b > 0).astype(np.int8) for b in branches)
+    nonempty = sum((b > 0).astype(np.int64) for b in branches)  # (int8 would wrap past 127 branches)
     reason = np.where(nonempty < 2, ONE_BRANCH, OK)
     reason = np.where(n_known <= 0, NO_KNOWN, reason)
     if settings.min_samples_leaf > 0:
         small = np.zeros(reason.shape, dtype=bool)
         for b in branches:
-            small |= (b > 0) & (b < settings.min_samples_leaf)
+            small |= (b > 0) & (b < settings.min_samples_leaf - SIZE_TOLERANCE)
         reason = np.where((reason == OK) & small, SMALL_LEAF, reason)
     m = settings.min_branch_cases
     if m > 0 and kind == "threshold":
         min_side = j48_min_split(n_known, m, n_classes)
-        reason = np.where((reason == OK) & (np.minimum(*branches) < min_side), SMALL_SIDE, reason)
+        reason = np.where((reason == OK) & (np.minimum(*branches) < min_side - SIZE_TOLERANCE), SMALL_SIDE, reason)
     elif m > 0:
-        enough = sum((b >= m).astype(np.int8) for b in branches)
+        enough = sum((b >= m - SIZE_TOLERANCE).astype(np.int64) for b in branches)
         reason = np.where((reason == OK) & (enough < 2), FEW_CASES, reason)
     return reason == OK, reason
 

@@ -48,6 +48,8 @@ class Step:
     new_stats: tuple = ()  # RAISE: (node id, class weights, branch fractions) of the re-sorted subtree
     found_surrogates: tuple | None = None  # CART: surrogate splits found while growing (None: not needed)
     majority_branch: int = -1  # CART: where a row no surrogate can place went while growing (-1: stays)
+    score: float | None = None  # a split: the winner's score as induction computed it (what ranked)
+    gain: float | None = None  # a split: its gain (Gini gain for gini; C4.5's corrected gain)
     origin: object = field(default=None, repr=False)  # the Growth that can rebuild this node's table
 
     @property

@@ -1,0 +1,125 @@
+"""Trees of any depth, and trees that pickle.
+
+A chain tree 20,000 levels deep (one attribute 0..19,999, classes alternating: every cut but
+the first row's leaves one row behind) is grown, predicted, pruned, pickled and exported with
+Python's recursion limit lowered to 200, so any recursion anywhere would fail. Grown and pruned
+trees round-trip through pickle and replay, predict and rebuild their tables the same.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dtlearn
+
+DEPTH = 20_000
+
+
+@contextmanager
+def recursion_limit(limit: int):
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@pytest.fixture(scope="module")
+def chain():
+    x = np.arange(DEPTH, dtype=float)
+    frame = pd.DataFrame({"x": x, "y": np.where(np.arange(DEPTH) % 2 == 0, "a", "b")})
+    data = dtlearn.Dataset(frame, "y")
+    dtlearn.fit(dtlearn.load_dataset("iris"), "cart")  # compiled kernels loaded before the limit
+    with recursion_limit(200):
+        tree = dtlearn.fit(data, "cart")
+    return data, tree
+
+
+def test_a_chain_20000_levels_deep_is_grown(chain):
+    data, tree = chain
+    with recursion_limit(200):
+        # every split peels one row off the end of the range it holds: depth n - 1
+        assert tree.depth == DEPTH - 1
+        assert tree.n_leaves == DEPTH and tree.n_nodes == 2 * DEPTH - 1
+        assert all(len(leaf.class_weights) == 2 and sum(leaf.class_weights) == 1 for leaf in tree.root.leaves())
+
+
+def test_a_chain_is_predicted_applied_and_replayed(chain):
+    data, tree = chain
+    with recursion_limit(200):
+        assert (tree.predict(data.frame) == data.frame["y"].to_numpy()).all()
+        leaves = tree.apply(data.frame)
+        assert len(set(leaves.tolist())) == DEPTH
+        half = tree.at_step(len(tree.steps) // 2)
+        assert half.n_nodes < tree.n_nodes and len(half.predict(data.frame)) == DEPTH
+
+
+def test_a_chain_is_pruned(chain):
+    data, tree = chain
+    with recursion_limit(200):
+        pessimistic = dtlearn.prune(tree, "pessimistic")
+        # C4.5's bound: a single error among N cases never costs less than the leaves' own
+        # bounds, so the alternating chain collapses into a leaf
+        assert pessimistic.n_leaves < tree.n_leaves
+        weakest = dtlearn.prune(tree, "cost_complexity", alpha=1.0)
+        assert weakest.n_leaves == 1
+        path = dtlearn.cost_complexity_path(tree)
+        assert path["n_leaves"].iloc[0] == DEPTH and path["n_leaves"].iloc[-1] == 1
+
+
+def test_a_chain_is_pickled_and_exported(chain):
+    data, tree = chain
+    with recursion_limit(200):
+        copy = pickle.loads(pickle.dumps(tree))
+        assert (copy.predict(data.frame) == data.frame["y"].to_numpy()).all()
+        dot = tree.to_dot()
+        assert dot.count("->") == 2 * DEPTH - 2
+        text = tree.to_text()
+        assert len(text.splitlines()) == 2 * DEPTH - 2
+        assert f"|{DEPTH - 2}|" in text  # deep lines write their level as a number
+        rules = tree.rules()
+        assert len(rules) == DEPTH
+        # the conditions of one attribute along a path merge into one interval
+        assert all(rule.count(" x") + rule.count("x <=") + rule.count("x >") <= 2 for rule in rules)
+        last = [r for r in rules if r.endswith("(1 rows)")]
+        assert len(last) == DEPTH
+
+
+def test_recursion_limits_do_not_constrain_depth_in_partitions():
+    # two attributes, a staircase: each cut on x or y peels one row
+    n = 3000
+    frame = pd.DataFrame({"x": np.arange(n, dtype=float), "y2": np.arange(n, dtype=float),
+                          "c": np.where(np.arange(n) % 2 == 0, "a", "b")})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "c"), "cart")
+    with recursion_limit(200):
+        rectangles = dtlearn.partition(tree, "x", "y2")
+        assert len(rectangles) == tree.n_leaves
+
+
+@pytest.mark.parametrize("name, algorithm, method, options", [
+    ("tennis", "id3", None, {}),
+    ("iris", "cart", "cost_complexity", {"alpha": 0.01}),
+    ("watermelon_2alpha", "c45", "pessimistic", {}),
+    ("credit_risk", "cart", None, {}),
+    ("tips", "cart", "cost_complexity", {"alpha": 0.05}),
+])
+def test_trees_round_trip_through_pickle(name, algorithm, method, options):
+    data = dtlearn.load_dataset(name)
+    tree = dtlearn.fit(data, algorithm)
+    if method:
+        tree = dtlearn.prune(tree, method, **options)
+    copy = pickle.loads(pickle.dumps(tree))
+    assert copy.to_dict() == tree.to_dict()
+    assert [s.reason for s in copy.steps] == [s.reason for s in tree.steps]
+    for k in range(0, tree.total_steps + 1, max(1, tree.total_steps // 7)):
+        assert copy.at_step(k).to_dict() == tree.at_step(k).to_dict()
+    np.testing.assert_array_equal(copy.predict(data.frame), tree.predict(data.frame))
+    first = tree.steps[0]
+    pd.testing.assert_frame_equal(copy.steps[0].table, first.table)
