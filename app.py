@@ -17,7 +17,8 @@ import streamlit as st
 
 import dtlearn
 from pages import common
-from pages.common import CRITERION_TITLES, FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
+from dtlearn.settings import OPTIONS
+from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
 
 PAGES = {
     "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
@@ -32,50 +33,47 @@ DEFAULT_ALGORITHM = "id3"
 # fresh browser. The Data page stays first in the menu (and at "/" once the app is open), but
 # its Plotly chart alone costs about a second of JavaScript before it can paint.
 LANDING_PAGE = "step"
-SETTINGS = {  # sidebar widget key (and query parameter) -> dtlearn setting
-    "criterion": "criterion",
-    "max_depth": "max_depth",
-    "min_leaf": "min_samples_leaf",
-    "purity": "min_purity",
-    "min_gain": "min_gain",
-    "missing": "missing_values",
-    "priors": "priors",
-    "leaf_value": "leaf_value",
-    "subset_size": "max_subset_size",
-    "task": "task",
-}
-CHOICES = {  # settings chosen from a list (the rest are numbers)
-    "missing": {"fractional": "Fractional weights (C4.5)", "surrogate": "Surrogate splits (CART)",
-                "own_value": "“Missing” as a value of its own"},
-    "priors": {"data": "From the data", "equal": "Equal (balanced classes)"},
-    "leaf_value": {"mean": "Mean", "median": "Median"},
-    "task": {"auto": "From the target (numbers with > 10 values: regression)", "classification": "Classification",
-             "regression": "Regression"},
-}
+# The settings a student tunes, as dtlearn describes them (dtlearn.settings.OPTIONS): each one's
+# widget key is its query parameter, so the sidebar, the link and dtlearn read one description.
+TUNED = tuple(option for option in OPTIONS if option.place)
+SETTINGS = {option.url: option.name for option in TUNED}  # widget key (= query parameter) -> setting
+BY_KEY = {option.url: option for option in TUNED}
+
+
+def menu(option) -> list:
+    """The values a menu offers: 'none' stands for None (auto, from the data, ...)."""
+    none = [option.none] if option.optional else []
+    return none + [c for c in option.choices if c != option.none]
+
+
+def menu_value(option, value):
+    """A setting's value as its widget holds it (None as the option's word for it)."""
+    if value is None and option.kind in ("choice", "weights"):
+        return option.none
+    return value
+
+
+def setting_value(option, value):
+    """A widget's value as the setting takes it."""
+    if option.kind in ("choice", "weights") and value == option.none:
+        return None
+    return value
 
 
 def preset_value(algorithm: str, key: str):
-    value = getattr(dtlearn.PRESETS[algorithm], SETTINGS[key])
-    if value is None and key in ("priors", "task"):
-        return {"priors": "data", "task": "auto"}[key]  # the menus' names for "not set"
-    return value
+    option = BY_KEY[key]
+    return menu_value(option, getattr(dtlearn.PRESETS[algorithm], option.name))
 
 
 # the URL -> session state, once per session ---------------------------------------------
 
-WHOLE_NUMBERS = ("max_depth", "min_leaf", "subset_size")
-
-
 def _parse(key: str, text: str):
-    """A setting from the URL: a criterion name, or a number ('' or 'none': no value).
+    """A setting from the URL: a choice's name, or a number ('' or 'none': no value).
     Raises ValueError for text the sidebar's widget could not show."""
-    if key == "criterion":
-        if text not in CRITERION_TITLES:
-            raise ValueError(f"unknown criterion '{text}'")
-        return text
-    if key in CHOICES:
-        if text not in CHOICES[key]:
-            raise ValueError(f"{key} = '{text}' is not one of {', '.join(CHOICES[key])}")
+    option = BY_KEY[key]
+    if option.kind in ("choice", "weights"):
+        if text not in menu(option):
+            raise ValueError(f"{key} = '{text}' is not one of {', '.join(menu(option))}")
         return text
     if text.strip().lower() in ("", "none"):
         return None
@@ -85,7 +83,7 @@ def _parse(key: str, text: str):
         raise ValueError(f"{key} = '{text}' is not a number") from None
     if not math.isfinite(value):
         raise ValueError(f"{key} = '{text}' is not a finite number")
-    if key in WHOLE_NUMBERS:
+    if option.kind == "whole":
         if not value.is_integer():
             raise ValueError(f"{key} = '{text}' is not a whole number")
         return int(value)
@@ -140,7 +138,7 @@ def save_url(page_name: str, c: Choices) -> None:
     changed = dict(c.settings)
     for key, name in SETTINGS.items():
         if name in changed:
-            value = changed[name]
+            value = menu_value(BY_KEY[key], changed[name])
             wanted[key] = "none" if value is None else dtlearn.data.label(value)
     wanted["page"] = page_name
     wanted["step"] = str(st.session_state.get("step", 0))
@@ -231,7 +229,8 @@ def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
 def settings_ui(regression: bool) -> tuple[str, tuple]:
     """The algorithm preset and the settings a student tunes; returns the preset and the settings
     changed from it. dtlearn validates them (a bad value is its ValueError, shown on the page).
-    For a regression tree the criterion is shown fixed: dtlearn ranks its splits by squared error."""
+    For a regression tree the criterion is shown fixed (dtlearn ranks its splits by squared
+    error) and the settings of classes only are off; their values are kept for later."""
     state = st.session_state
     if state.get("algo") not in dtlearn.ALGORITHMS:
         state["algo"] = DEFAULT_ALGORITHM
@@ -240,58 +239,57 @@ def settings_ui(regression: bool) -> tuple[str, tuple]:
                                      format_func=common.algorithm_title, on_change=_reset_settings,
                                      width="stretch")
     st.caption(common.ALGORITHM_NOTES.get(algorithm, ""))
-    if regression:  # the criterion menu's own value is kept for when the target has classes again
-        st.selectbox("Split criterion", ["squared_error"], format_func=lambda _: "Decrease in squared error",
-                     disabled=True, key="criterion_regression",
-                     help="A numeric target grows a regression tree: its splits are ranked by the decrease "
-                          "in mean squared error. Choose a target with classes (or Task: Classification) "
-                          "for the other criteria.")
-    else:
-        st.selectbox("Split criterion", list(CRITERION_TITLES), key="criterion", format_func=CRITERION_TITLES.get,
-                     help="What ranks the candidate splits.")
-    left, right = st.columns(2)
-    left.number_input("Max depth", value=None, key="max_depth", step=1, placeholder="no limit",
-                      help="Nodes at this depth become leaves (the root has depth 0). Empty: no limit.")
-    right.number_input("Min leaf size", key="min_leaf", step=1,
-                       help="Every branch a split makes must hold at least this many rows.")
-    if regression:  # purity is a class share; the menu's value is kept for a target with classes
-        left.number_input("Purity π", value=None, key="purity_regression", disabled=True,
-                          placeholder="classes only", help="Zaki & Meira's π is the share of a node's majority "
-                                                           "class: it does not apply to a numeric target.")
-    else:
-        left.number_input("Purity π", value=None, key="purity", step=0.05, format="%.2f", placeholder="off",
-                          help="A node whose majority class holds at least this fraction of its rows becomes "
-                               "a leaf (Zaki & Meira's π). Empty: off.")
-    right.number_input("Min gain", key="min_gain", step=0.01, format="%.3f",
-                       help="Split only when the best gain exceeds this value (pre-pruning, seed 003).")
+    main = [option for option in TUNED if option.place == "sidebar"]
+    menus = [o for o in main if o.kind in ("choice", "weights")]
+    numbers = [o for o in main if o.kind not in ("choice", "weights")]
+    for option in menus:
+        setting_ui(option, st, regression)
+    columns = st.columns(2)
+    for i, option in enumerate(numbers):
+        setting_ui(option, columns[i % 2], regression)
     box = st.expander("Missing values, priors, regression", key="more_settings_open", on_change="rerun")
     if box.open:  # sent only while open; the values live in session state (see keep_values)
         with box:
-            more_settings_ui()
-    used = {key: None if regression and key == "purity" else state[key] for key in SETTINGS}
-    changed = {name: used[key] for key, name in SETTINGS.items() if used[key] != preset_value(algorithm, key)}
-    if changed.get("priors") == "data":
-        changed.pop("priors")
-    if changed.get("task") == "auto":
-        changed.pop("task")
+            for option in TUNED:
+                if option.place == "more":
+                    setting_ui(option, st, regression)
+    used = {key: None if regression and BY_KEY[key].classes_only else setting_value(BY_KEY[key], state[key])
+            for key in SETTINGS}
+    changed = {SETTINGS[key]: value for key, value in used.items()
+               if value != setting_value(BY_KEY[key], preset_value(algorithm, key))}
     return algorithm, tuple(changed.items())
 
 
-def more_settings_ui() -> None:
-    st.selectbox("Missing values", list(CHOICES["missing"]), key="missing", format_func=CHOICES["missing"].get,
-                 help="C4.5 shares a row with a missing value among the branches by weight; CART sends it "
-                      "down by the best surrogate split; or treat 'missing' as one more category.")
-    st.selectbox("Class priors", list(CHOICES["priors"]), key="priors", format_func=CHOICES["priors"].get,
-                 help="Equal priors weigh every class as if it had as many rows as the others (CART, seed 002).")
-    st.selectbox("Task", list(CHOICES["task"]), key="task", format_func=CHOICES["task"].get,
-                 help="A numeric target with many values grows a regression tree (CART); choose here to "
-                      "treat its values as classes instead, or the other way round.")
-    st.selectbox("Regression leaves predict", list(CHOICES["leaf_value"]), key="leaf_value",
-                 format_func=CHOICES["leaf_value"].get, help="For a numeric target (CART regression).")
-    st.number_input("Largest value set |V| (Zaki)", value=None, key="subset_size", step=1, min_value=1,
-                    max_value=8, placeholder="CART's search",
-                    help="Categorical splits X ∈ V with at most this many values, as in Zaki & Meira. "
-                         "Empty: CART's exact subset search.")
+def setting_ui(option, where, regression: bool) -> None:
+    """One setting's widget, made from its description in dtlearn."""
+    key = option.url
+    if regression and option.name == "criterion":  # the menu's own value is kept for a target with classes
+        where.selectbox(option.label, ["squared_error"], format_func=lambda _: "Decrease in squared error",
+                        disabled=True, key=f"{key}_regression",
+                        help="A numeric target grows a regression tree: its splits are ranked by the decrease "
+                             "in mean squared error. Choose a target with classes (or Task: Classification) "
+                             "for the other criteria.")
+        return
+    if regression and option.classes_only:
+        note = f"{option.help} It does not apply to a numeric target."
+        if option.kind in ("choice", "weights"):
+            where.selectbox(option.label, ["classes only"], key=f"{key}_regression", disabled=True, help=note)
+        else:
+            where.number_input(option.label, value=None, key=f"{key}_regression", disabled=True,
+                               placeholder="classes only", help=note)
+        return
+    if option.kind in ("choice", "weights"):
+        choices = menu(option)
+        names = {menu_value(option, value): words for value, words in option.names.items()}
+        where.selectbox(option.label, choices, key=key, format_func=lambda v: names.get(v, str(v)), help=option.help)
+        return
+    extra = {"min_value": option.low, "max_value": option.high} if option.kind == "whole" and option.high else {}
+    if option.optional:
+        extra["value"] = None
+        extra["placeholder"] = option.none
+    if option.format:
+        extra["format"] = option.format
+    where.number_input(option.label, key=key, step=option.step, help=option.help, **extra)
 
 
 def sidebar_ui() -> Choices:

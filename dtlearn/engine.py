@@ -180,15 +180,10 @@ def _root(plan: _Plan) -> _Level:
 
 def _node_stats(encoded, level: _Level) -> np.ndarray:
     """Class weights (or moments) of every node of the level."""
-    L = level.size
-    positions, node = level.positions()
-    w = level.w[positions]
-    if encoded.is_regression:
-        y = level.ypos[positions]
-        return np.column_stack([np.bincount(node, weights=v, minlength=L) for v in (w, w * y, w * y * y)])
-    k = len(encoded.classes)
-    flat = np.bincount(node * k + level.cls[positions], weights=w, minlength=L * k)
-    return flat.reshape(L, k)
+    width = 3 if encoded.is_regression else len(encoded.classes)
+    out = np.zeros((level.size, width))
+    kernels.node_sums(level.starts, level.ends, level.cls, level.ypos, level.w, width, out)
+    return out
 
 
 def _stops_before(plan: _Plan, level: _Level, stats, shown) -> np.ndarray:
@@ -499,10 +494,8 @@ def _fractions(level: _Level, split, n_children, offsets, branch):
     """Each child's share of its parent's known weight (C4.5's r~_v), and that known weight,
     indexed by child."""
     kids = int(n_children.sum())
-    positions, node = level.positions()
-    b = branch[positions]
-    known = (b >= 0) & split[node]
-    weight = np.bincount(offsets[node[known]] + b[known], weights=level.w[positions][known], minlength=kids)
+    weight = np.zeros(kids)
+    kernels.branch_weights(level.starts, level.ends, split, offsets, branch, level.w, weight)
     totals = np.repeat(np.add.reduceat(weight, offsets[split]) if kids else np.zeros(0), n_children[split])
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight

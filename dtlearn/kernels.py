@@ -467,6 +467,33 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
 
 
 @njit(cache=True)
+def node_sums(starts, ends, cls, ypos, w, width, out):
+    """Each node's class weights (or, with ypos, its moments w, w y, w y^2) into out[node]."""
+    for i in range(starts.shape[0]):
+        for c in range(width):
+            out[i, c] = 0.0
+        for p in range(starts[i], ends[i]):
+            if ypos.shape[0] > 0:
+                out[i, 0] += w[p]
+                out[i, 1] += w[p] * ypos[p]
+                out[i, 2] += w[p] * ypos[p] * ypos[p]
+            else:
+                out[i, cls[p]] += w[p]
+
+
+@njit(cache=True)
+def branch_weights(starts, ends, split, first_child, branch, w, out):
+    """The known weight each child of a split node receives (rows of an unknown branch aside)."""
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        for p in range(starts[i], ends[i]):
+            b = branch[p]
+            if b >= 0:
+                out[first_child[i] + b] += w[p]
+
+
+@njit(cache=True)
 def threshold_branches(starts, ends, split, attribute, cut_at, order, vals, out):
     """Branch 0 (below the cut), 1 (above) or -1 (missing) of each position of the nodes split
     on a numeric attribute: read off that attribute's sorted segment."""

@@ -19,8 +19,9 @@ Presets (see the README for the full story):
 
 from __future__ import annotations
 
+import math
 import numbers
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 CRITERIA = ("entropy", "gini", "gain_ratio", "squared_error")
 CRITERION_NAMES = {"entropy": "information gain", "gini": "Gini gain", "gain_ratio": "gain ratio",
@@ -91,6 +92,146 @@ PRESETS: dict[str, Settings] = {
 ALGORITHMS = tuple(PRESETS)
 
 
+# --- every setting described once: validation, the app's sidebar, links and summaries read it ---
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: what values it takes, and how a page shows it.
+
+    kind: "choice" (one of `choices`), "whole" (an integer), "number" (a real), "flag" (a bool),
+    "weights" (one of `choices` or a {class: number} dict). `low`/`high` bound a number
+    (`open_low`: low itself excluded); `optional`: None is allowed (`none` says what it means).
+    For the app: `label`, `help`, `names` (words for the choices), `place` ("sidebar" or "more",
+    the expander; None: not shown), `url` (its query parameter), `summary` (its words in the
+    one-line summary of a view), `classes_only` (meaningless for a numeric target), `step` and
+    `format` for number inputs."""
+
+    name: str
+    kind: str
+    label: str = ""
+    help: str = ""
+    choices: tuple = ()
+    names: dict = field(default_factory=dict)
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    optional: bool = False
+    none: str = "off"
+    alias: str = ""  # the textbook's name, said in messages: "min_purity (Zaki's pi)"
+    place: str | None = None
+    url: str | None = None
+    summary: str | None = None
+    classes_only: bool = False
+    step: float | None = None
+    format: str | None = None
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.alias})" if self.alias else self.name
+
+    def problem(self, value) -> str | None:
+        """Why `value` is not allowed (a sentence), or None."""
+        if value is None:
+            return None if self.optional else self._rule(value)
+        if self.kind == "choice":
+            return None if value in self.choices else self._rule(value)
+        if self.kind == "flag":
+            return None if isinstance(value, bool) else self._rule(value)
+        if self.kind == "weights":
+            return None if (value in self.choices or isinstance(value, dict)) else self._rule(value)
+        good = _is_int(value) if self.kind == "whole" else _is_number(value) and not math.isinf(value)
+        if good and self.low is not None:
+            good = value > self.low if self.open_low else value >= self.low
+        if good and self.high is not None:
+            good = value <= self.high
+        return None if good else self._rule(value)
+
+    def _rule(self, value) -> str:
+        if self.kind == "choice":
+            quoted = [f"'{c}'" for c in self.choices] + (["None"] if self.optional else [])
+            if len(quoted) > 3:
+                return f"{self.title} must be one of {', '.join(self.choices)}, not '{value}'."
+            listed = ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+            described = {"missing_values": "'fractional' (C4.5's weights), 'surrogate' (CART) or 'own_value'"}
+            return f"{self.title} must be {described.get(self.name, listed)}."
+        if self.kind == "flag":
+            return f"{self.title} must be True or False."
+        if self.kind == "weights":
+            what = "probability" if self.name == "priors" else "weight"
+            first = "'data', 'equal'" if self.name == "priors" else "None, 'balanced'"
+            return f"{self.title} must be {first} or a {{class: {what}}} dict."
+        if self.open_low:
+            return f"{self.title} must be in ({_plain(self.low)}, {_plain(self.high)}], not {value!r}."
+        none = " or None" if self.optional else ""
+        if self.kind == "whole":
+            if self.high is not None:
+                return f"{self.title} must be a whole number from {_plain(self.low)} to {_plain(self.high)}" \
+                       + (", or None." if self.optional else ".")
+            return f"{self.title} must be a whole number >= {_plain(self.low)}{none}, not {value!r}."
+        return f"{self.title} must be a number >= {_plain(self.low)}{none}, not {value!r}."
+
+
+def _plain(number) -> str:
+    return f"{number:g}"
+
+
+CRITERION_TITLES = {"entropy": "Information gain (entropy)", "gini": "Gini gain", "gain_ratio": "Gain ratio"}
+
+OPTIONS: tuple[Option, ...] = (
+    Option("criterion", "choice", "Split criterion", "What ranks the candidate splits.", choices=CRITERIA,
+           names=CRITERION_TITLES, place="sidebar", url="criterion"),
+    Option("categorical_split", "choice", choices=("multiway", "subset")),
+    Option("numeric_split", "choice", choices=("threshold", "multiway")),
+    Option("reuse_attributes", "flag"),
+    Option("max_depth", "whole", "Max depth", "Nodes at this depth become leaves (the root has depth 0). Empty: "
+           "no limit.", low=0, optional=True, none="no limit", place="sidebar", url="max_depth",
+           summary="max depth", step=1),
+    Option("min_samples_split", "number", low=0),
+    Option("min_samples_leaf", "number", "Min leaf size", "Every branch a split makes must hold at least this "
+           "many rows.", low=0, place="sidebar", url="min_leaf", summary="min leaf", step=1),
+    Option("min_purity", "number", "Purity π", "A node whose majority class holds at least this fraction of its "
+           "rows becomes a leaf (Zaki & Meira's π). Empty: off.", low=0, high=1, open_low=True, optional=True,
+           alias="Zaki's pi", place="sidebar", url="purity", summary="purity π", classes_only=True, step=0.05,
+           format="%.2f"),
+    Option("leaf_size", "number", low=0, optional=True, alias=""),
+    Option("min_gain", "number", "Min gain", "Split only when the best gain exceeds this value (pre-pruning).",
+           low=0, place="sidebar", url="min_gain", summary="min gain", step=0.01, format="%.3f"),
+    Option("stop_at_zero_gain", "flag"),
+    Option("average_gain_rule", "flag"),
+    Option("min_branch_cases", "number", low=0),
+    Option("threshold_correction", "flag"),
+    Option("cut_tolerance", "number", low=0),
+    Option("threshold_at_data_value", "flag"),
+    Option("collapse", "flag"),
+    Option("max_exhaustive_values", "whole", low=2, high=16),
+    Option("max_subset_size", "whole", "Largest value set |V| (Zaki)", "Categorical splits X ∈ V with at most "
+           "this many values, as in Zaki & Meira. Empty: CART's exact subset search.", low=1, high=8,
+           optional=True, none="CART's search", alias="Zaki's l", place="more", url="subset_size", step=1),
+    Option("prune", "flag"),
+    Option("confidence", "number", low=0, high=0.5, open_low=True, alias="C4.5's CF"),
+    Option("subtree_raising", "flag"),
+    Option("missing_values", "choice", "Missing values", "C4.5 shares a row with a missing value among the "
+           "branches by weight; CART sends it down by the best surrogate split; or treat 'missing' as one more "
+           "category.", choices=("fractional", "surrogate", "own_value"),
+           names={"fractional": "Fractional weights (C4.5)", "surrogate": "Surrogate splits (CART)",
+                  "own_value": "“Missing” as a value of its own"}, place="more", url="missing"),
+    Option("max_surrogates", "whole", low=0),
+    Option("task", "choice", "Task", "A numeric target with many values grows a regression tree (CART); choose "
+           "here to treat its values as classes instead, or the other way round.",
+           choices=("classification", "regression"), optional=True, none="auto",
+           names={None: "From the target (numbers with > 10 values: regression)",
+                  "classification": "Classification", "regression": "Regression"}, place="more", url="task"),
+    Option("leaf_value", "choice", "Regression leaves predict", "For a numeric target (CART regression).",
+           choices=("mean", "median"), names={"mean": "Mean", "median": "Median"}, place="more", url="leaf_value"),
+    Option("priors", "weights", "Class priors", "Equal priors weigh every class as if it had as many rows as the "
+           "others (Breiman et al. 1984).", choices=("data", "equal"), optional=True,
+           names={None: "From the data", "equal": "Equal (balanced classes)"}, place="more", url="priors",
+           classes_only=True),
+    Option("class_weight", "weights", choices=("balanced",), optional=True),
+)
+OPTION = {option.name: option for option in OPTIONS}
+
+
 def make_settings(algorithm: str = "cart", **options) -> Settings:
     """The preset for `algorithm` with `options` applied; a bad name or value raises ValueError.
 
@@ -113,49 +254,12 @@ def make_settings(algorithm: str = "cart", **options) -> Settings:
 
 
 def _validate(s: Settings) -> None:
-    if s.criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not '{s.criterion}'.")
-    if s.categorical_split not in ("multiway", "subset"):
-        raise ValueError("categorical_split must be 'multiway' or 'subset'.")
-    if s.numeric_split not in ("threshold", "multiway"):
-        raise ValueError("numeric_split must be 'threshold' or 'multiway'.")
-    if s.max_depth is not None and (not _is_int(s.max_depth) or s.max_depth < 0):
-        raise ValueError(f"max_depth must be a whole number >= 0 or None, not {s.max_depth!r}.")
-    _number_at_least("min_samples_split", s.min_samples_split, 0)
-    _number_at_least("min_samples_leaf", s.min_samples_leaf, 0)
-    _number_at_least("min_gain", s.min_gain, 0)
-    if s.leaf_size is not None:
-        _number_at_least("leaf_size", s.leaf_size, 0)
-    _number_at_least("min_branch_cases", s.min_branch_cases, 0)
-    _number_at_least("cut_tolerance", s.cut_tolerance, 0)
-    if s.min_purity is not None and (not _is_number(s.min_purity) or not 0 < s.min_purity <= 1):
-        raise ValueError(f"min_purity (Zaki's pi) must be in (0, 1], not {s.min_purity!r}.")
-    if not _is_int(s.max_exhaustive_values) or not 2 <= s.max_exhaustive_values <= 16:
-        raise ValueError("max_exhaustive_values must be a whole number from 2 to 16.")
-    if s.max_subset_size is not None and (not _is_int(s.max_subset_size) or not 1 <= s.max_subset_size <= 8):
-        raise ValueError("max_subset_size (Zaki's l) must be a whole number from 1 to 8, or None.")
-    if s.task not in (None, "classification", "regression"):
-        raise ValueError("task must be 'classification', 'regression' or None (decided from the target).")
-    if not isinstance(s.prune, bool) or not isinstance(s.subtree_raising, bool):
-        raise ValueError("prune and subtree_raising must be True or False.")
-    if not _is_number(s.confidence) or not 0 < s.confidence <= 0.5:
-        raise ValueError(f"confidence (C4.5's CF) must be in (0, 0.5], not {s.confidence!r}.")
-    if s.missing_values not in ("fractional", "surrogate", "own_value"):
-        raise ValueError("missing_values must be 'fractional' (C4.5's weights), 'surrogate' (CART) or 'own_value'.")
+    for option in OPTIONS:
+        problem = option.problem(getattr(s, option.name))
+        if problem:
+            raise ValueError(problem)
     if s.missing_values == "surrogate" and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
         raise ValueError("Surrogate splits need binary splits (the cart preset).")
-    if not _is_int(s.max_surrogates) or s.max_surrogates < 0:
-        raise ValueError("max_surrogates must be a whole number >= 0.")
-    if s.leaf_value not in ("mean", "median"):
-        raise ValueError("leaf_value must be 'mean' or 'median'.")
-    if not (s.priors in (None, "data", "equal") or isinstance(s.priors, dict)):
-        raise ValueError("priors must be 'data', 'equal' or a {class: probability} dict.")
-    if not (s.class_weight in (None, "balanced") or isinstance(s.class_weight, dict)):
-        raise ValueError("class_weight must be None, 'balanced' or a {class: weight} dict.")
-    for flag in ("reuse_attributes", "stop_at_zero_gain", "average_gain_rule", "threshold_correction",
-                 "threshold_at_data_value", "collapse"):
-        if not isinstance(getattr(s, flag), bool):
-            raise ValueError(f"{flag} must be True or False.")
 
 
 def _is_number(value) -> bool:
@@ -164,8 +268,3 @@ def _is_number(value) -> bool:
 
 def _is_int(value) -> bool:
     return _is_number(value) and float(value).is_integer()
-
-
-def _number_at_least(name: str, value, low: float) -> None:
-    if not _is_number(value) or value < low or value == float("inf"):
-        raise ValueError(f"{name} must be a number >= {low}, not {value!r}.")

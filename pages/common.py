@@ -37,7 +37,7 @@ if "zaki" in dtlearn.PRESETS:
     _zaki = dtlearn.PRESETS["zaki"]
     ALGORITHM_NOTES["zaki"] = (f"Zaki & Meira, DECISIONTREE(D, η, π): binary splits by information gain; a leaf at "
                                f"η = {label(_zaki.leaf_size)} rows or purity π = {label(_zaki.min_purity)}.")
-CRITERION_TITLES = {"entropy": "Information gain (entropy)", "gini": "Gini gain", "gain_ratio": "Gain ratio"}
+CRITERION_TITLES = dtlearn.settings.CRITERION_TITLES
 
 
 def algorithm_title(algorithm: str) -> str:
@@ -263,10 +263,9 @@ def describe(v: View) -> str:
     s = v.settings
     parts = [f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
              f"{algorithm_title(s.algorithm)} · {CRITERION_NAMES.get(s.criterion, s.criterion)}"]
-    names = {"max_depth": "max depth", "min_samples_leaf": "min leaf", "min_purity": "purity π",
-             "min_gain": "min gain"}
-    limits = [f"{names[k]} {'off' if value is None else md(label(value))}"
-              for k, value in v.choices.settings if k in names]
+    option = dtlearn.settings.OPTION
+    limits = [f"{option[k].summary} {md(option[k].none) if value is None else md(label(value))}"
+              for k, value in v.choices.settings if k in option and option[k].summary]
     return " · ".join(parts + limits)
 
 
