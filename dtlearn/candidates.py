@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 
 import numpy as np
 
@@ -148,8 +149,6 @@ def _prefixes(sums, orderings) -> np.ndarray:
 
 def count_small_subsets(n_present: int, max_size: int) -> int:
     """How many sets V with 1 <= |V| <= l Zaki & Meira's search scores over p present values."""
-    from math import comb
-
     return sum(comb(n_present, size) for size in range(1, min(max_size, n_present - 1) + 1))
 
 

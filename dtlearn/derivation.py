@@ -32,6 +32,8 @@ import pandas as pd
 
 from .data import Dataset, label, labels_of
 from .measures import SplitStats
+from .routing import branches
+from .steps import Growth
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -418,13 +420,9 @@ def rows_at(tree, frame: pd.DataFrame | None, node_id: int) -> tuple[np.ndarray,
     node = tree.node(node_id)  # KeyError for a node that is not in this tree
     growth = tree.steps[0].origin if tree.steps else None
     if growth is None:
-        from .steps import Growth
-
         growth = Growth(tree.data, tree.settings, tree.class_factor, tree.task)
     if not any(step.action == "raise" for step in tree.steps):
         return growth.rows(node.id)
-    from .routing import branches
-
     parents = {child.id: (parent, b) for parent in tree.nodes() for b, child in enumerate(parent.children)}
     chain = []
     while node.id in parents:

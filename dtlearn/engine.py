@@ -25,7 +25,7 @@ from .splits import (NO_KNOWN, ONE_BRANCH, OK, SIZE_TOLERANCE, SMALL_LEAF, TIE, 
                      block_best, choose, correction_of, many_valued, split_limits)
 from .surrogates import find_surrogates
 from .routing import surrogate_branches
-from .tree import summarize_many
+from .summary import summarize_many
 
 # why a node became a leaf (in the order the rules are tried; induction words them)
 EMPTY, PURE, MAX_DEPTH, MIN_SPLIT, LEAF_SIZE, MIN_CASES, MIN_PURITY, NO_ATTRIBUTES = range(8)

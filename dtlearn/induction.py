@@ -28,8 +28,10 @@ from .conditions import ThresholdTest
 from .data import Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
-from .splits import explanation, evaluate
+from .splits import evaluate, explanation
+from .table import CandidateTable
 from .steps import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Growth, Step
+from .summary import summarize_all
 from .tree import Tree, summarize
 
 
@@ -74,7 +76,7 @@ def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFra
     data = with_missing_as_value(data) if config.missing_values == "own_value" else data
     encoded = encode(data, config)
     n = encoded.n_rows
-    table = evaluate(encoded, np.arange(n), np.ones(n), config).table
+    table = CandidateTable.of(evaluate(encoded, np.arange(n), np.ones(n), config)).frame()
     if not engine.root_splits(encoded, config) and table["chosen"].any():
         table = table.assign(chosen=False)
     return table
@@ -233,8 +235,6 @@ class _Shown:
     all nodes at once (parents first: an empty node shows its parent's distribution)."""
 
     def __init__(self, grown: engine.Grown, encoded: Encoded, settings: Settings) -> None:
-        from .tree import summarize_all
-
         self.regression = regression = encoded.is_regression
         many = summarize_all(grown.stats, grown.parent, regression, encoded.class_factor, settings.impurity)
         impurity, weight = many["impurity"], many["weight"]

@@ -26,6 +26,7 @@ import pandas as pd
 from .data import Dataset, label
 from .encoding import codes_for
 from .routing import branches, node_totals
+from .steps import Growth
 from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree
 
 METHODS = ("validation_prepruning", "reduced_error", "pessimistic", "cost_complexity")
@@ -287,12 +288,8 @@ class _Training:
         if tree.data is None:
             raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
         origin = tree.steps[0].origin if tree.steps and tree.steps[0].origin is not None else None
-        if origin is None:
-            from .induction import encode
-
-            self.encoded = encode(tree.data, tree.settings)
-        else:
-            self.encoded = origin.encoded
+        origin = origin or Growth(tree.data, tree.settings, tree.class_factor, tree.task)
+        self.encoded = origin.encoded
         self.k = len(tree.classes)
 
     def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:

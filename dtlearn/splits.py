@@ -14,10 +14,8 @@ is said in the step's reason and marked in the table's `tied` column.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
 from .candidates import Block, multiway_block, subset_block, threshold_block
 from .data import label
@@ -211,17 +209,6 @@ class Evaluation:
     def chosen_test(self):
         choice = self.choice
         return None if choice is None else self.block(choice[0]).test(choice[1])
-
-    @cached_property
-    def candidates(self):
-        from .table import CandidateTable
-
-        return CandidateTable.of(self)
-
-    @property
-    def table(self) -> pd.DataFrame:
-        """Every candidate, one row each, with every measure (see `table.CandidateTable`)."""
-        return self.candidates.frame()
 
     def explanation(self) -> str:
         """Why the chosen candidate won, in words."""

@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .encoding import Encoded
+from .routing import training_rows
+from .splits import evaluate
+from .surrogates import surrogates_of
+from .table import CandidateTable, empty_frame
+
 SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
 PRUNE, RAISE, KEEP = "prune", "raise", "keep"  # pruning: subtree -> leaf, subtree raising, no change
 GROWTH_ACTIONS = (SPLIT, LEAF)
@@ -72,19 +78,18 @@ class Step:
     @property
     def candidates(self):
         """The node's candidate table in columns (`table.CandidateTable`), or None."""
-        evaluation = self.evaluation
-        return None if evaluation is None else evaluation.candidates
+        if self.origin is None or self.action not in GROWTH_ACTIONS:
+            return None
+        return self.origin.candidates(self.node_id)
 
     @property
     def table(self) -> pd.DataFrame:
         """The node's candidate table, exactly as `split_table` gives it for this node's rows;
         at a leaf every row is unchosen."""
-        from .table import empty_frame
-
-        evaluation = self.evaluation
-        if evaluation is None:
+        candidates = self.candidates
+        if candidates is None:
             return empty_frame(self.value is not None and not self.class_weights)
-        table = evaluation.table
+        table = candidates.frame()
         if self.action != SPLIT and table["chosen"].any():
             table = table.assign(chosen=False)
         return table
@@ -92,9 +97,9 @@ class Step:
     @property
     def chosen_row(self) -> int | None:
         """Position of the chosen candidate in `table` (None for a leaf)."""
-        if self.action != SPLIT or self.evaluation is None:
+        if self.action != SPLIT or self.candidates is None:
             return None
-        return self.evaluation.candidates.chosen_row
+        return self.candidates.chosen_row
 
     @property
     def surrogates(self) -> tuple:
@@ -147,8 +152,6 @@ class Growth:
     @property
     def encoded(self):
         if "encoded" not in self._cache:
-            from .encoding import Encoded
-
             self._cache["encoded"] = Encoded(self.data, self.task, self.class_factor)
         return self._cache["encoded"]
 
@@ -175,25 +178,25 @@ class Growth:
         """The training rows reaching the node and their weights, as growth sent them."""
         key = ("rows", node_id)
         if key not in self._cache:
-            from .routing import training_rows
-
             self._cache[key] = training_rows(self.encoded, self.ancestry(node_id), self.settings)
         return self._cache[key]
 
     def evaluation(self, node_id: int):
         key = ("evaluation", node_id)
         if key not in self._cache:
-            from .splits import evaluate
-
             rows, weights = self.rows(node_id)
             self._cache[key] = evaluate(self.encoded, rows, weights, self.settings, self.used(node_id))
+        return self._cache[key]
+
+    def candidates(self, node_id: int) -> CandidateTable:
+        key = ("candidates", node_id)
+        if key not in self._cache:
+            self._cache[key] = CandidateTable.of(self.evaluation(node_id))
         return self._cache[key]
 
     def surrogates(self, node_id: int) -> tuple:
         key = ("surrogates", node_id)
         if key not in self._cache:
-            from .surrogates import surrogates_of
-
             step = self.splits[node_id]
             rows, weights = self.rows(node_id)
             self._cache[key] = surrogates_of(self.encoded, rows, weights, step.test, self.settings.max_surrogates)

@@ -26,6 +26,7 @@ from dtlearn import engine
 from dtlearn.induction import encode, resolve_task
 from dtlearn.settings import make_settings
 from dtlearn.splits import evaluate
+from dtlearn.table import CandidateTable
 
 TOLERANCE = 1e-12
 
@@ -68,8 +69,8 @@ def assert_tree_agrees(data, algorithm, **options):
             assert attribute == step.test.attribute
             assert step.score == pytest.approx(evaluation.bests[evaluation.attributes.index(attribute)].score,
                                                abs=TOLERANCE, rel=TOLERANCE)
-            chosen = evaluation.candidates.chosen_row
-            assert evaluation.candidates["score"][chosen] == pytest.approx(step.score, abs=TOLERANCE, rel=TOLERANCE)
+            chosen = step.candidates.chosen_row
+            assert step.candidates["score"][chosen] == pytest.approx(step.score, abs=TOLERANCE, rel=TOLERANCE)
     return tree
 
 
@@ -169,7 +170,7 @@ def test_threshold_scan_with_fractional_weights_equals_exact_fractions():
         bests, thresholds = engine.score_node(encoded, config, np.arange(6), np.array([float(w) for w in weights]))
         assert thresholds[0, 0] == cuts[best]
         assert bests.score[0, 0] == pytest.approx(scores[best], abs=TOLERANCE)
-        table = evaluate(encoded, np.arange(6), np.array([float(w) for w in weights]), config).table
+        table = CandidateTable.of(evaluate(encoded, np.arange(6), np.array([float(w) for w in weights]), config)).frame()
         column = "gain" if criterion == "entropy" else "gini_gain"
         np.testing.assert_allclose(table[column].to_numpy(dtype=float), scores, atol=TOLERANCE, rtol=0)
 
@@ -197,7 +198,7 @@ def test_c45_threshold_gain_ratio_with_the_correction_equals_exact_fractions():
     assert bests.gain[0, 0] == pytest.approx(corrected, abs=TOLERANCE)
     if corrected > 0:
         assert bests.score[0, 0] == pytest.approx(ratio, abs=TOLERANCE)
-    table = evaluate(encoded, np.arange(8), np.ones(8), config).table
+    table = CandidateTable.of(evaluate(encoded, np.arange(8), np.ones(8), config)).frame()
     row = table[table["threshold"] == cut].iloc[0]
     assert row["cuts"] == 5 and row["corrected_gain"] == pytest.approx(corrected, abs=TOLERANCE)
     assert row["gain_ratio"] == pytest.approx(max(ratio, 0.0), abs=TOLERANCE)
