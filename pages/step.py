@@ -16,13 +16,15 @@ from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 MEASURES = {  # table column -> heading; shown when the table has the column
     "known": "known ρ",
     "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain",
-    "correction": "log₂(cuts)/N", "corrected_gain": "Gain′ = Gain − log₂(cuts)/N", "split_info": "Split info",
+    "correction": "log₂(cuts)/N", "corrected_gain": "Gain′", "split_info": "Split info",
     "gain_ratio": "Gain ratio",
     "gini_before": "Gini(D)", "gini_after": "Gini after", "gini_gain": "Gini gain",
     "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
     "mse_before": "MSE(D)", "mse_after": "MSE after",
 }
 RANKS = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}  # criterion -> its column
+CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
+             "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
 RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
@@ -64,7 +66,7 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     shown = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
                           f"rows per branch ({held})": [branches_text(r) for r in records]}, index=table.index)
     ranked = ranked_column(tree)
-    ranked_heading = f"{RANKED_NAMES[ranked]} (ranks)"
+    ranked_heading = f"★ {RANKED_NAMES[ranked]}"
     shown[ranked_heading] = pd.to_numeric(table[ranked], errors="coerce")
     corrected = "correction" in table and (pd.to_numeric(table["correction"], errors="coerce") > 0).any()
     for column, heading in MEASURES.items():
@@ -85,8 +87,12 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     headings = set(MEASURES.values())
     config = {"candidate": st.column_config.TextColumn(width=140),
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
-              ranked_heading: st.column_config.NumberColumn(format="%.3f", width=90),
+              ranked_heading: st.column_config.NumberColumn(format="%.3f", width=90,
+                                                            help="What the algorithm ranks the candidates by"),
               **{h: number for h in shown.columns if h in headings}}
+    if "Gain′" in shown:
+        config["Gain′"] = st.column_config.NumberColumn(format="%.3f", width=64, help=CORRECTED)
+        config["log₂(cuts)/N"] = st.column_config.NumberColumn(format="%.4f", width=84, help=CORRECTED)
     return shown, config
 
 
@@ -100,7 +106,7 @@ def candidates_ui(step, tree) -> pd.DataFrame:
     else:
         ranked = common.CRITERION_TITLES.get(tree.settings.criterion, tree.settings.criterion).lower()
     st.caption(f"One row per candidate test at this node, with every measure; "
-               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (the first number column) "
+               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (★, the first number column) "
                "and takes the row marked ✓; ties within 1e-12 go to the row first in the table. *Why not chosen* "
                "names the rule a row breaks; scroll the table sideways for the other measures. Click a row to "
                "work out its formulas below.")

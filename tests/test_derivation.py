@@ -139,7 +139,8 @@ def test_derivations_agree_with_the_table(name, algorithm):
                 assert float(result(lines[-1])) == pytest.approx(row["score"], abs=5e-5)
                 assert all(balanced(line) for line in lines)
             continue
-        for _, row in step.table.iterrows():
+        table = step.table
+        for _, row in table.iloc[::max(1, len(table) // 150)].iterrows():  # glass: ~2,000 rows, a spread of them
             got = dv.measures(row)
             for column, value in got.items():
                 assert value == pytest.approx(row[column], abs=1e-9), (name, step.number, row["test"], column)

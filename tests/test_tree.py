@@ -204,6 +204,28 @@ def test_unseen_value_is_treated_like_a_missing_one(tennis):
     np.testing.assert_array_equal(unseen, missing)
 
 
+def test_a_value_of_another_type_is_unseen_not_silently_matched():
+    # routing.py: new rows are matched by their label. A column trained on the text "TRUE" /
+    # "FALSE" meets the boolean True (written "True"): never seen, so it is shared among the
+    # branches exactly as a missing value, not sent down some branch by accident. The number 1
+    # and the text "1" are the same label, and match.
+    frame = pd.DataFrame({"flag": ["TRUE", "TRUE", "FALSE", "FALSE"], "n": ["1", "1", "2", "2"],
+                          "y": ["a", "a", "b", "b"]})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "id3")
+    assert tree.root.test.attribute == "flag"
+    missing = tree.predict_proba(pd.DataFrame({"flag": [None], "n": [None]}))
+    np.testing.assert_array_equal(tree.predict_proba(pd.DataFrame({"flag": [True], "n": [None]})), missing)
+    np.testing.assert_allclose(missing, [[0.5, 0.5]])
+    numbers = dtlearn.fit(dtlearn.Dataset(frame[["n", "y"]], "y", {"n": "categorical"}), "id3")
+    assert list(numbers.predict(pd.DataFrame({"n": [1, 2]}))) == ["a", "b"]
+    # a numeric column meeting text: the cell is missing, C4.5's shares again
+    iris = dtlearn.load_dataset("iris")
+    tree = dtlearn.fit(iris, "c45", max_depth=1)
+    row = iris.frame.drop(columns="species").iloc[[0]].astype(object)
+    row.iloc[0, row.columns.get_loc(tree.root.test.attribute)] = "long"
+    np.testing.assert_allclose(tree.predict_proba(row), [[1 / 3, 1 / 3, 1 / 3]], atol=1e-15)
+
+
 def test_apply_follows_the_heaviest_branch_at_a_missing_value(tennis):
     # Documented in Tree.apply: Sunny and Rain both have 5/14; the first (Sunny) wins the tie,
     # then humidity High leads to the leaf 'outlook = Sunny, humidity = High'.

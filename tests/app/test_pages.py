@@ -71,7 +71,7 @@ def test_step_zero_is_the_root_alone_and_next_decides_it(open_app):
     table = app.frames()[-1]
     chosen = table[table["candidate"].str.startswith("✓")]
     assert chosen["candidate"].tolist() == ["✓ outlook (by value)"]
-    assert chosen["Gain (ranks)"].round(4).tolist() == [0.2467]  # ID3 ranks by gain: named so
+    assert chosen["★ Gain"].round(4).tolist() == [0.2467]  # ID3 ranks by gain: named so
     assert any(r"\tfrac{5}{14}" in line for line in app.latex())
 
 
