@@ -77,7 +77,7 @@ def midpoints(below: np.ndarray, above: np.ndarray) -> np.ndarray:
 def threshold_block(encoded, attribute: str, rows, channels, node_summary, tolerance: float = 0.0) -> Block:
     """Every cut of a numeric attribute at the node, cuts ascending."""
     values = encoded.numeric(attribute)[rows]
-    order = np.argsort(values, kind="stable")  # NaN last; equal values in row order
+    order = sorted_order(values)
     xs = values[order]
     known = ~np.isnan(xs)
     n_known = int(known.sum())
@@ -89,6 +89,15 @@ def threshold_block(encoded, attribute: str, rows, channels, node_summary, toler
     branches = np.stack([left, known_sums[None, :] - left], axis=1)
     stats = _stats(encoded, branches, missing, known_sums)
     return Block(attribute, "threshold", stats, thresholds=midpoints(xs[cut], xs[cut + 1]))
+
+
+def sorted_order(values: np.ndarray) -> np.ndarray:
+    """Positions of the values in ascending order, missing (NaN) last, equal values in row order."""
+    order = np.argsort(values)  # introsort: twice as fast as a stable sort
+    ordered = values[order]
+    if (ordered[1:] == ordered[:-1]).any():  # equal values: their order must be the rows' own
+        order = np.argsort(values, kind="stable")
+    return order
 
 
 def value_sums(codes: np.ndarray, n_values: int, channels: np.ndarray) -> np.ndarray:

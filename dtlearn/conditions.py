@@ -13,9 +13,6 @@ from functools import cached_property
 
 from .data import label
 
-UNKNOWN_BRANCH = -1
-
-
 @dataclass(frozen=True)
 class ThresholdTest:
     """attribute <= threshold (branch 0) or > threshold (branch 1)."""

@@ -85,11 +85,6 @@ class Encoded:
         """Plain (case-weighted) class counts of a set of rows."""
         return np.bincount(self.y[rows], weights=weights, minlength=len(self.classes)).astype(float)
 
-    def adjusted(self, class_weights) -> np.ndarray:
-        """Class weights as the measures see them (times the class factors)."""
-        weights = np.asarray(class_weights, dtype=float)
-        return weights if self.class_factor is None else weights * np.asarray(self.class_factor)
-
     @cached_property
     def attributes(self) -> tuple[str, ...]:
         return self.data.attributes

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import kernels
-from .candidates import data_value_below
-from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .splits import (NO_KNOWN, ONE_BRANCH, OK, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
-                     block_best, choose, correction_of, many_valued, split_limits)
+from .candidates import data_value_below, sorted_order
+from .conditions import MultiwayTest, ThresholdTest
+from .splits import (NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
+                     block_best, choose, correction_of, split_limits)
 from .surrogates import find_surrogates
-from .routing import surrogate_branches
+from .routing import surrogate_branches, value_map
 from .summary import summarize_many
 
 # why a node became a leaf (in the order the rules are tried; induction words them)
@@ -145,11 +145,8 @@ class _Plan:
         vals = np.empty((len(self.threshold), n))
         for i, j in enumerate(self.threshold):
             column = self.encoded.numeric(attributes[j])
-            order[i] = np.argsort(column)  # introsort: twice as fast; equal values fixed below
+            order[i] = sorted_order(column)
             vals[i] = column[order[i]]
-            if (vals[i, 1:] == vals[i, :-1]).any():  # ties must stay in row order (the tie-break)
-                order[i] = np.argsort(column, kind="stable")
-                vals[i] = column[order[i]]
         return order, vals
 
 
@@ -333,7 +330,7 @@ def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=fr
     vals = np.empty((len(plan.threshold), n))
     for i, j in enumerate(plan.threshold):
         values = encoded.numeric(encoded.attributes[j])[rows]
-        order[i] = np.argsort(values, kind="stable")
+        order[i] = sorted_order(values)
         vals[i] = values[order[i]]
     k = 1 if encoded.is_regression else len(encoded.classes)
     cls = np.zeros(n, np.int8) if encoded.is_regression else encoded.y[rows].astype(np.int32)
@@ -472,12 +469,7 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at
             t_cut[i] = cut_at[i, j]
         else:
             c_attribute[i] = plan.code_row[j]
-            categories = encoded.categories(test.attribute)
-            if isinstance(test, MultiwayTest):
-                lookup = np.arange(len(categories), dtype=np.int64)
-            else:
-                inside = set(test.left)
-                lookup = np.array([0 if c in inside else 1 for c in categories], dtype=np.int64)
+            lookup = value_map(test, encoded.categories(test.attribute))  # routing's rule for a code
             map_start[i] = offset
             maps.append(lookup)
             offset += len(lookup)

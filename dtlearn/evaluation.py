@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, label, labels_of
+from .data import Dataset, labels_of
 from .encoding import codes_for
 
 

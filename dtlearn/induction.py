@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 
 from . import engine
-from .conditions import ThresholdTest
 from .data import Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
@@ -191,7 +190,7 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
 def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth) -> list[Step]:
     """The grown nodes as steps, depth-first pre-order; node ids given as splits are made."""
     regression = encoded.is_regression
-    shown = _summaries(grown, encoded, settings)
+    shown = _Shown(grown, encoded, settings)
     steps: list[Step] = []
     ids = [0] * grown.size
     parents, branches, depths, stops = (grown.parent.tolist(), grown.branch.tolist(), grown.depth.tolist(),
@@ -253,16 +252,12 @@ class _Shown:
                     weight=self.weight[t], value=None)
 
 
-def _summaries(grown: engine.Grown, encoded: Encoded, settings: Settings) -> _Shown:
-    return _Shown(grown, encoded, settings)
-
-
 def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings: Settings) -> str:
     score, gain, average, kind, tied, ties = grown.numbers[t]
     what = f"{test.attribute} (one branch per value)" if test.kind == "multiway" else test.describe()
     text = f"Split on {what}: {explanation(settings, kind, score, average)}."
     if kind == "threshold" and settings.threshold_at_data_value:
-        midpoint = _midpoint(grown, t, encoded)
+        midpoint = grown.midpoints.get(t)
         if midpoint is not None and midpoint != test.threshold:
             text += (f" The cut is written as {label(test.threshold)}, the largest training value below "
                      f"the midpoint {label(midpoint)}, as C4.5 / J48 do; it separates the rows the same way.")
@@ -275,10 +270,6 @@ def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings:
         order = "the lowest threshold" if kind == "threshold" else "the first in enumeration order"
         text += f" {ties} candidates of {test.attribute} tie on {measure} (within 1e-12): {order} is taken."
     return text
-
-
-def _midpoint(grown: engine.Grown, t: int, encoded: Encoded):
-    return grown.midpoints.get(t)
 
 
 def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings: Settings, regression: bool) -> str:

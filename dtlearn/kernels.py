@@ -10,6 +10,9 @@ sum_b n_b/n Gini(b) = (n - sum_b sum_k c_bk^2 / n_b) / n); `tests/test_kernels.p
 them equal to the definitions (to 1e-12) and to exact fractions. Without numba the same
 functions run as plain Python (slowly).
 
+The long-running kernels release the GIL (nogil): the app's other sessions go on while one
+grows a tree.
+
 Layout: a *level* is a set of nodes, node i owning positions starts[i]..ends[i] of the level's
 buffers: rows (training row of each position), w (its weight: fractional below a C4.5 split
 on a missing value), and for each numeric attribute an order (positions sorted by the
@@ -83,7 +86,7 @@ def xlogx_table(n):
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, sized, n_classes,
                     rank_by, min_leaf, min_branch, tolerance, correction, table,
                     out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
@@ -291,7 +294,7 @@ def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit, min_leaf,
                                out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (regression: the decrease in
@@ -357,7 +360,7 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
             out_gain[i, a] = out_score[i, a]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, sized, rank_by, min_leaf,
                   min_branch, out_index, out_score, out_gain, out_reason):
     """One branch per value of each categorical attribute at every active node (ID3, C4.5).
@@ -519,7 +522,7 @@ def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, 
             out[p] = -1 if v < 0 else maps[m + v]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def partition_in_place(starts, ends, split, n_children, first_child, branch, rows, w, cls, ypos, order, vals,
                        child_starts, child_ends):
     """Each split node's segment reordered in place so that its children's positions are
@@ -591,7 +594,7 @@ def partition_in_place(starts, ends, split, n_children, first_child, branch, row
                 vals[a, t] = buffer_f[t]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def partition_shared(starts, ends, split, n_children, first_child, fractions, branch, rows, w, cls, ypos, order,
                      vals, child_starts):
     """The next level's buffers when rows with an unknown value (branch -1) go down every branch
@@ -724,7 +727,7 @@ def _surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_thresh
 SHARE, FOLLOW = 0, 1  # a row with an unknown branch: down every branch by share (C4.5), or one way
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def route(values, codes, weights, kind, attribute, threshold, map_start, maps, child_start, n_child, share,
           majority, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed, mode,
           node_values, out_values, y, node_totals, leaf_of):

@@ -1,5 +1,10 @@
 """Rows down a tree: the one place that decides which branch a row takes.
 
+The rule: a threshold test sends a value <= t to branch 0, a larger one to branch 1, a missing
+value nowhere (-1); a categorical test maps the value's code through `value_map` (-1: it cannot
+place the value). Induction applies the same rule to a node's rows (`engine` reads it off the
+node's sorted segment, the maps from `value_map`).
+
 `FlatTree` lays a tree's nodes out as arrays (each node's children consecutive) and
 `kernels.route` walks every row down it, for prediction (`distribution`), the leaf of each row
 (`leaves`) and the weight of each class reaching every node (`node_totals`, for pruning).
@@ -20,9 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .data import label
-from .encoding import MISSING, UNSEEN, codes_for
+from .conditions import MultiwayTest, ThresholdTest
+from .encoding import MISSING, codes_for
 from .kernels import FOLLOW, SHARE, route
 
 LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
@@ -148,7 +152,6 @@ def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
     attributes = tuple(numeric)
     index = {a: i for i, a in enumerate(attributes)}
     vocabulary = tuple(tuple(sorted(usage.get(a, ()))) for a in attributes)
-    code_of = [{v: c for c, v in enumerate(words)} for words in vocabulary]
     n = len(nodes)
     kind = np.zeros(n, dtype=np.int64)
     attribute = np.zeros(n, dtype=np.int64)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .candidates import Block, multiway_block, subset_block, threshold_block
-from .data import label
 from .measures import threshold_correction
 from .settings import CRITERION_NAMES, Settings
 

@@ -107,12 +107,13 @@ class CandidateTable:
         the table), and the chosen row: what a page lists first."""
         score = np.nan_to_num(self.columns["score"], nan=-np.inf)
         eligible = self.columns["eligible"]
-        order = np.lexsort((np.arange(len(self)), -score, ~eligible, self.block))
-        first = np.ones(len(order), dtype=bool)
-        first[1:] = self.block[order][1:] != self.block[order][:-1]
-        keep = np.zeros(len(self), dtype=bool)
-        keep[order[first]] = True
-        keep |= self.columns["chosen"]
+        keep = self.columns["chosen"].copy()
+        for start, stop in zip(self.starts[:-1], self.starts[1:]):
+            if stop == start:
+                continue
+            mine = eligible[start:stop]
+            ranked = np.where(mine, score[start:stop], -np.inf) if mine.any() else score[start:stop]
+            keep[start + int(np.argmax(ranked))] = True  # argmax: the first of the highest
         return np.flatnonzero(keep)
 
     @cached_property

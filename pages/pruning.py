@@ -116,7 +116,7 @@ if done is not None:
 
 st.subheader("Charts")
 if result.curve is not None and not base.is_regression:
-    st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows (seed 001).")
+    st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows (Mitchell 1997, fig. 3.6).")
     st.plotly_chart(pruning_view.overfitting_figure(result.curve, final.n_nodes,
                                                     dtlearn.accuracy(final, result.validation)), key="overfit")
 if result.path is not None:
