@@ -158,12 +158,16 @@ def estimated_size(dot: str) -> tuple[float, float]:
     if not widths:
         return 100.0, 70.0
 
-    def span(n: str) -> tuple[float, int]:  # (width, levels) of the subtree under n
-        kids = [span(c) for c in children.get(n, [])]
-        if not kids:
-            return widths[n], 1
-        return max(widths[n], sum(k[0] for k in kids) + GAP_PT * (len(kids) - 1)), 1 + max(k[1] for k in kids)
-
     root = next(n for n in widths if n not in parent_of)
-    width, levels = span(root)
+    order, stack = [], [root]
+    while stack:  # pre-order without recursion (a tree may be thousands of levels deep)
+        n = stack.pop()
+        order.append(n)
+        stack.extend(children.get(n, []))
+    span: dict[str, tuple[float, int]] = {}  # (width, levels) of the subtree under each node
+    for n in reversed(order):
+        kids = [span[c] for c in children.get(n, [])]
+        span[n] = (widths[n], 1) if not kids else (
+            max(widths[n], sum(k[0] for k in kids) + GAP_PT * (len(kids) - 1)), 1 + max(k[1] for k in kids))
+    width, levels = span[root]
     return (width + 8) * 4 / 3, (levels * BOX_PT + (levels - 1) * RANK_PT + 8) * 4 / 3

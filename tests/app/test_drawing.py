@@ -104,3 +104,19 @@ def test_a_prefetch_already_under_way_is_not_run_twice_and_leaves_nothing_behind
     first.result()
     assert runs == [1] and drawing.drawing_of(dot) == drawing.tree_svg(dot)
     assert dot not in drawing._PENDING  # nothing kept once done
+
+
+def test_the_size_of_a_very_deep_tree_is_estimated_without_recursion():
+    # a chain 3,000 levels deep (one attribute, classes alternating): one leaf and one split per level
+    import sys
+
+    n = 3000
+    frame = pd.DataFrame({"x": [float(i) for i in range(n)], "y": ["a" if i % 2 else "b" for i in range(n)]})
+    dot = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart").to_dot()
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        width, height = drawing.estimated_size.__wrapped__(dot)
+    finally:
+        sys.setrecursionlimit(old)
+    assert height > n * 10 and width > 100  # n - 1 levels of boxes, one beside a chain
