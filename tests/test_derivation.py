@@ -17,6 +17,7 @@ import pytest
 
 import dtlearn
 from dtlearn import derivation as dv
+from presets import every_case
 
 CLASSES = ("No", "Yes")
 
@@ -119,17 +120,7 @@ def test_c45_threshold_correction_is_shown():
     assert float(result(lines[1])) == pytest.approx(row["score"], abs=5e-4)
 
 
-def grows(name: str, algorithm: str) -> bool:
-    """Whether the preset applies to the dataset (ID3 and C4.5 grow no regression trees)."""
-    try:
-        dtlearn.fit(dtlearn.load_dataset(name), algorithm, max_depth=0)
-    except ValueError:
-        return False
-    return True
-
-
-@pytest.mark.parametrize("name, algorithm", [(name, algorithm) for name in dtlearn.dataset_names()
-                                             for algorithm in dtlearn.ALGORITHMS if grows(name, algorithm)])
+@pytest.mark.parametrize("name, algorithm", every_case())
 def test_derivations_agree_with_the_table(name, algorithm):
     tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
     for step in tree.steps[:6]:

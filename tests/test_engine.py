@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import dtlearn
 import exact
+from presets import every_case
 from dtlearn import engine
 from dtlearn.induction import encode, resolve_task
 from dtlearn.settings import make_settings
@@ -74,16 +75,7 @@ def assert_tree_agrees(data, algorithm, **options):
     return tree
 
 
-def applicable(name: str, algorithm: str) -> bool:
-    try:
-        dtlearn.fit(dtlearn.load_dataset(name), algorithm, max_depth=0)
-    except ValueError:
-        return False
-    return True
-
-
-@pytest.mark.parametrize("name, algorithm", [(n, a) for n in dtlearn.dataset_names() for a in dtlearn.ALGORITHMS
-                                             if applicable(n, a)])
+@pytest.mark.parametrize("name, algorithm", every_case())
 def test_engine_equals_the_definitions_on_every_built_in_dataset(name, algorithm):
     assert_tree_agrees(dtlearn.load_dataset(name), algorithm)
 
