@@ -128,7 +128,9 @@ else:
 PAINT_WATCH = """
 window.__painted = {};
 const watch = %s;
-const painted = name => requestAnimationFrame(() => setTimeout(() => { window.__painted[name] = performance.now() / 1000; }, 0));
+const painted = name => requestAnimationFrame(() => setTimeout(() => {
+  window.__painted[name] = performance.now() / 1000;
+}, 0));
 new MutationObserver(() => {
   for (const [name, selector] of Object.entries(watch)) {
     const element = document.querySelector(selector);
@@ -216,19 +218,23 @@ def main() -> None:
     print("\nPartitions page: one step (AppTest rerun after Next), milliseconds")
     for name, algorithm, start in PARTITION_CASES:
         times = partition_times(name, algorithm, start)
-        print(f"{name:>8} {algorithm:>9} from step {start:>3}: median {statistics.median(times):.0f}, max {max(times):.0f}")
+        print(f"{name:>8} {algorithm:>9} from step {start:>3}: median {statistics.median(times):.0f}, "
+              f"max {max(times):.0f}")
     if args.no_browser:
         return
     times = browser_times(args.runs)
-    median = lambda name: statistics.median(times[name])  # noqa: E731
+    def median(name: str) -> float:
+        return statistics.median(times[name])
     print("\nBrowser: seconds from navigation, each run in a fresh browser context (empty cache),")
     print(f"median of {args.runs}; 'painted' is read in the page, 'seen' is when Playwright finds it visible")
-    print(f"  shared link /step (PlayTennis, step 1): tree painted {median('app tree'):.2f}, seen {median('app seen'):.2f}; "
+    print(f"  shared link /step (PlayTennis, step 1): tree painted {median('app tree'):.2f}, "
+          f"seen {median('app seen'):.2f}; "
           f"candidate table painted {median('app table'):.2f}")
     print(f"  reference page (the same tree, nothing else): painted {median('reference tree'):.2f}, "
           f"seen {median('reference seen'):.2f}; ratio app / reference (painted) "
           f"{median('app tree') / median('reference tree'):.2f}")
-    print(f"  the same link again, browser cache warm: tree painted {median('warm tree'):.2f}, seen {median('warm seen'):.2f}")
+    print(f"  the same link again, browser cache warm: tree painted {median('warm tree'):.2f}, "
+          f"seen {median('warm seen'):.2f}")
     print(f"  landing page (the bare address: Step, PlayTennis at step 0): tree painted "
           f"{median('landing tree'):.2f}, seen {median('landing seen'):.2f}")
     print(f"  on just-started servers (first run): shared link tree painted {times['first app tree'][0]:.2f}, "

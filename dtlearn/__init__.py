@@ -24,5 +24,6 @@ __all__ = [
     "Tree", "dataset_info", "dataset_names", "entropy", "fit", "gini", "infer_task", "load_dataset", "make_settings",
     "misclassification", "partition", "read_csv", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
-    "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split", "train_validation_test_split",
+    "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
+    "train_validation_test_split",
 ]

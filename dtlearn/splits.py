@@ -135,7 +135,9 @@ class Bests:
 
     @staticmethod
     def of(bests: list[AttributeBest], many_valued) -> "Bests":
-        field = lambda name: np.array([[getattr(b, name) for b in bests]])  # noqa: E731 (one row)
+        def field(name: str) -> np.ndarray:  # one row: the node's attributes side by side
+            return np.array([[getattr(b, name) for b in bests]])
+
         return Bests(field("index").astype(np.int64), field("score").astype(float), field("gain").astype(float),
                      field("reason").astype(np.int64), field("ties").astype(np.int64),
                      np.asarray(many_valued, dtype=bool))

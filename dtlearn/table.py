@@ -8,7 +8,8 @@ attributes in column order, thresholds ascending, subsets in enumeration order.
 
 Columns (classification): attribute, kind, test, threshold, branches, branch_counts, n, known,
 entropy_before, entropy_after, gain, correction (C4.5's log2(#cuts)/N, 0 where none applies),
-cuts (the cuts that correction counts: those satisfying the split rules; NaN where none), corrected_gain (gain - correction), split_info, gain_ratio (corrected_gain / split_info: the
+cuts (the cuts that correction counts: those satisfying the split rules; NaN where none),
+corrected_gain (gain - correction), split_info, gain_ratio (corrected_gain / split_info: the
 ratio that ranks), gini_before, gini_after, gini_gain, cart_measure, error_before,
 error_after, score (the number the criterion ranks by), eligible, reason, chosen, tied.
 Regression: branch_stats ((n, mean) per branch), sse_before, sse_after, sse_reduction,

@@ -51,7 +51,8 @@ def prune_step_ui(total: int) -> int:
     """First / previous / next / last and a slider over the pruning decisions 0..total."""
     state = st.session_state
     j = min(max(int(state.get("prune_step", 0)), 0), total)
-    go = lambda to: state.update(prune_step=to)  # noqa: E731
+    def go(to: int) -> None:
+        state.update(prune_step=to)
     row = st.columns([1, 1.6, 1.8, 1, 4.6], vertical_alignment="bottom")
     row[0].button("First", key="prune_first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
     row[1].button("Previous", key="prune_prev", on_click=go, args=(max(j - 1, 0),), disabled=j == 0, width="stretch")
@@ -97,7 +98,8 @@ if done is None:
     st.markdown(f"**Decision 0 of {len(trace)}:** the grown tree, before any pruning.")
 else:
     st.markdown(f"**Decision {j} of {len(trace)}: node {done.node_id} "
-                f"({md(' and '.join(done.path)) if done.path else 'the root'}) {ACTION_WORDS.get(done.action, done.action)}.**")
+                f"({md(' and '.join(done.path)) if done.path else 'the root'}) "
+                f"{ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
 marked = upcoming.node_id if upcoming is not None else None
 drawing.tree_chart(shown.to_dot(highlight=marked), column_px=900)
@@ -116,7 +118,8 @@ if done is not None:
 
 st.subheader("Charts")
 if result.curve is not None and not base.is_regression:
-    st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows (Mitchell 1997, fig. 3.6).")
+    st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows "
+                "(Mitchell 1997, fig. 3.6).")
     st.plotly_chart(pruning_view.overfitting_figure(result.curve, final.n_nodes,
                                                     dtlearn.accuracy(final, result.validation)), key="overfit")
 if result.path is not None:

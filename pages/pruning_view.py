@@ -29,7 +29,8 @@ NOTES = {
                      "as long as accuracy does not drop.",
     "validation_prepruning": "Seed 000, 3.1: before each split (in growth order), compare validation accuracy with "
                              "the node as a leaf and with the split; split only if it improves (a tie keeps the leaf).",
-    "pessimistic": "C4.5 / Weka's J48 (Quinlan 1993): bottom-up, compare the estimated errors N·U_CF(E, N) of a leaf, of "
+    "pessimistic": "C4.5 / Weka's J48 (Quinlan 1993): bottom-up, compare the estimated errors N·U_CF(E, N) of a "
+                   "leaf, of "
                    "the subtree and of its largest branch; no validation set needed.",
     "cost_complexity": "Breiman et al. (1984): prune the weakest link g(t) = (R(t) − R(T_t)) / (|T_t| − 1) "
                        "again and again; every α picks one subtree of the sequence.",

@@ -78,7 +78,8 @@ def test_gain_split_info_and_ratio_of_outlook(outlook):
     weighted = dv.weighted_entropy(outlook)
     assert r"\tfrac{5}{14}\cdot 0.971 + \tfrac{4}{14}\cdot 0 + \tfrac{5}{14}\cdot 0.971 = 0.694" in weighted
     gain = dv.information_gain(outlook)
-    assert gain == r"\mathrm{Gain}(D, \text{outlook}) = \mathrm{Ent}(D) - \mathrm{Ent}_{\text{after}} = 0.940 - 0.694 = 0.247"
+    assert gain == (r"\mathrm{Gain}(D, \text{outlook}) = \mathrm{Ent}(D) - \mathrm{Ent}_{\text{after}} = "
+                    "0.940 - 0.694 = 0.247")
     info = dv.split_information(outlook)
     assert r"\tfrac{4}{14}\log_2\tfrac{4}{14}" in info and result(info) == "1.577"
     (ratio,) = dv.gain_ratio(outlook)

@@ -162,7 +162,8 @@ def test_threshold_scan_with_fractional_weights_equals_exact_fractions():
         bests, thresholds = engine.score_node(encoded, config, np.arange(6), np.array([float(w) for w in weights]))
         assert thresholds[0, 0] == cuts[best]
         assert bests.score[0, 0] == pytest.approx(scores[best], abs=TOLERANCE)
-        table = CandidateTable.of(evaluate(encoded, np.arange(6), np.array([float(w) for w in weights]), config)).frame()
+        weighted = np.array([float(w) for w in weights])
+        table = CandidateTable.of(evaluate(encoded, np.arange(6), weighted, config)).frame()
         column = "gain" if criterion == "entropy" else "gini_gain"
         np.testing.assert_allclose(table[column].to_numpy(dtype=float), scores, atol=TOLERANCE, rtol=0)
 

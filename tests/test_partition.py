@@ -89,7 +89,7 @@ def test_internship_partition_by_hand():
         (2.0, 4.5, -1.0, 2.5, "0"), (2.0, 4.5, 2.5, 5.0, "1")]
     assert [r.class_weights for r in rectangles] == [(3.0, 0.0), (0.0, 3.0)]
     lines = dtlearn.split_lines(tree, "gpa", "years_experience", bounds=(2.0, 4.5, -1.0, 5.0))
-    assert [(l.attribute, l.value, l.start, l.end, l.step, l.node_id) for l in lines] == [
+    assert [(line.attribute, line.value, line.start, line.end, line.step, line.node_id) for line in lines] == [
         ("years_experience", 2.5, 2.0, 4.5, 1, 0)]
 
 

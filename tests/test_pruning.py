@@ -12,7 +12,6 @@ from __future__ import annotations
 import doctest
 import json
 import math
-import sys
 from pathlib import Path
 from statistics import NormalDist
 
@@ -28,10 +27,10 @@ import exact
 from dtlearn import pruning
 from dtlearn.pruning import added_errors
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal
 
-from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 WEKA = HERE / "fixtures" / "weka"
 RPART = HERE / "fixtures" / "rpart"

@@ -171,7 +171,8 @@ def test_iris_surrogates_at_the_root_by_name():
     # rpart's summary of iris node 1 (surrogates_iris.summary.txt): petal_width < 0.8 (agree 1,
     # adj 1), sepal_length < 5.45 (0.92, 0.76), sepal_width < 3.35 to the right (0.833, 0.5).
     tree = tree_of("iris")
-    got = [(s.test.attribute, round(s.test.threshold, 9), round(s.agree, 3), round(s.adj, 3)) for s in tree.root.surrogates]
+    got = [(s.test.attribute, round(s.test.threshold, 9), round(s.agree, 3), round(s.adj, 3))
+           for s in tree.root.surrogates]
     assert got == [("petal_width", 0.8, 1.0, 1.0), ("sepal_length", 5.45, 0.92, 0.76),
                    ("sepal_width", 3.35, 0.833, 0.5)]
     assert [s.reversed for s in tree.root.surrogates] == [False, False, True]

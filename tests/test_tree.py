@@ -230,7 +230,7 @@ def test_apply_follows_the_heaviest_branch_at_a_missing_value(tennis):
     # Documented in Tree.apply: Sunny and Rain both have 5/14; the first (Sunny) wins the tie,
     # then humidity High leads to the leaf 'outlook = Sunny, humidity = High'.
     tree = dtlearn.fit(tennis, "id3")
-    leaf = next(l for l in tree.root.leaves() if l.path == ("outlook = Sunny", "humidity = High"))
+    leaf = next(node for node in tree.root.leaves() if node.path == ("outlook = Sunny", "humidity = High"))
     assert list(tree.apply(tennis_row(humidity="High"))) == [leaf.id]
 
 

@@ -7,15 +7,14 @@ The reference outputs live in tests/fixtures/weka/ (see its README): Weka's
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal
 
-from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 FIXTURES = HERE / "fixtures" / "weka"
 

@@ -5,15 +5,11 @@ These need neither Java nor dtlearn.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from weka_tree import (  # noqa: E402
+from weka_tree import (
     canonical_from_dtlearn,
     format_threshold,
     parse_weka_tree,
@@ -21,6 +17,9 @@ from weka_tree import (  # noqa: E402
     threshold_of,
     trees_equal,
 )
+
+HERE = Path(__file__).resolve().parent
+
 
 FIXTURES = HERE / "fixtures" / "weka"
 

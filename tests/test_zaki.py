@@ -84,7 +84,8 @@ def test_best_split_is_a1(sepal_length_bins):
     table = dtlearn.split_table(sepal_length_bins, "zaki")
     assert list(table.loc[table["chosen"], "test"]) == ["sepal_length in {a1}"]
     tree = dtlearn.fit(sepal_length_bins, "zaki", max_depth=1)
-    assert [c.class_weights for c in tree.root.children] == [(39.0, 6.0), (11.0, 94.0)]  # (a2+a3+a4) = (11, 39 + 43 + 12)
+    # (a2+a3+a4) = (11, 39 + 43 + 12)
+    assert [c.class_weights for c in tree.root.children] == [(39.0, 6.0), (11.0, 94.0)]
 
 
 def test_subset_size_one_gives_the_four_singletons(sepal_length_bins):

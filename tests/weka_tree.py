@@ -195,7 +195,8 @@ def _decimals(s: str) -> int:
     return max(0, d - int(exp)) if exp else d
 
 
-def threshold_matches(a: str | float, b: str | float, tol: float = 1e-6, digits: int | None = WEKA_THRESHOLD_DIGITS) -> bool:
+def threshold_matches(a: str | float, b: str | float, tol: float = 1e-6,
+                      digits: int | None = WEKA_THRESHOLD_DIGITS) -> bool:
     """Whether two thresholds agree, allowing for Weka's rounding.
 
     A string is taken as printed: it stands for any value that rounds to it at
@@ -280,7 +281,8 @@ def _canon(node: dict, classes: list[str] | None) -> dict:
 
 def _describe(t: dict) -> str:
     if "leaf" in t:
-        extra = "" if t.get("n") is None else f" (n={t['n']:g}" + ("" if t.get("errors") is None else f", errors={t['errors']:g}") + ")"
+        errors = "" if t.get("errors") is None else f", errors={t['errors']:g}"
+        extra = "" if t.get("n") is None else f" (n={t['n']:g}{errors})"
         return f"leaf {t['leaf']!r}{extra}"
     return f"test on {t['attribute']!r} with branches {list(t['branches'])}"
 
@@ -319,7 +321,8 @@ def _is_empty_null(x: dict, other: dict) -> bool:
     return x["leaf"] == "null" and x.get("n") is None and (other.get("n") in (None, 0, 0.0) or other["leaf"] == "null")
 
 
-def trees_equal(a: dict, b: dict, tol: float = 1e-6, digits: int | None = WEKA_THRESHOLD_DIGITS, path: str = "root") -> tuple[bool, str]:
+def trees_equal(a: dict, b: dict, tol: float = 1e-6, digits: int | None = WEKA_THRESHOLD_DIGITS,
+                path: str = "root") -> tuple[bool, str]:
     """Compare two canonical trees; return (True, "") or (False, first difference).
 
     Attributes and nominal branch values must match exactly (branch order is

@@ -329,7 +329,8 @@ def test_partitions_follow_the_step_one_cut_at_a_time(open_app):
     app.assert_clean()
     assert (app.at.selectbox(key="part_x").value, app.at.selectbox(key="part_y").value) == \
         ("petal_length", "petal_width")
-    lines = lambda: [a["text"] for a in app.figures()[0]["layout"].get("annotations", [])]  # noqa: E731
+    def lines():
+        return [a["text"] for a in app.figures()[0]["layout"].get("annotations", [])]
     assert lines() == []
     app.click("next")
     assert lines() == ["<b>1</b>"]
@@ -351,7 +352,8 @@ def test_a_long_table_shows_each_attributes_best_cut_until_every_cut_is_asked_fo
     assert len(table) > 30  # long enough to be shortened
     expected = []
     for attribute in dict.fromkeys(table["attribute"]):  # eligible first, then score, then table order
-        rows = [(not r["eligible"], -r["score"], i, r["test"]) for i, r in table.iterrows() if r["attribute"] == attribute]
+        rows = [(not r["eligible"], -r["score"], i, r["test"]) for i, r in table.iterrows()
+                if r["attribute"] == attribute]
         expected.append(min(rows)[3].replace("<=", "≤"))
     shown = app.frames()[-1]["candidate"].str.removeprefix("✓ ").tolist()
     assert shown == expected

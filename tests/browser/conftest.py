@@ -131,5 +131,6 @@ def settle(page, *selectors: str, timeout: float = 30_000) -> None:
 @pytest.fixture
 def ui():
     """What the browser tests share: the selectors and `settle`."""
-    return type("UI", (), {"GRAPH": GRAPH, "TREE_NODES": TREE_NODES, "PLOT": PLOT, "LATEX": LATEX, "EXCEPTION": EXCEPTION,
+    return type("UI", (), {"GRAPH": GRAPH, "TREE_NODES": TREE_NODES, "PLOT": PLOT, "LATEX": LATEX,
+                           "EXCEPTION": EXCEPTION,
                            "settle": staticmethod(settle), "open_threshold_chart": staticmethod(open_threshold_chart)})

@@ -75,7 +75,8 @@ def test_a_regression_tree_draws_too(page, app_url, ui):
 
 def wait_for_nodes(page, ui, compare: str, count: int) -> None:
     """Wait until the drawn tree has more (compare '>') or fewer ('<') nodes than `count`."""
-    page.wait_for_function(f"([s, n]) => {{ const nodes = ({ui.TREE_NODES})(s); return nodes !== null && nodes {compare} n; }}",
+    page.wait_for_function(f"([s, n]) => {{ const nodes = ({ui.TREE_NODES})(s); "
+                           f"return nodes !== null && nodes {compare} n; }}",
                            arg=[ui.GRAPH, count], timeout=20_000)
 
 
