@@ -11,7 +11,10 @@ import pandas as pd
 
 from .data import Dataset, read_csv
 
-DATASETS_DIR = Path(__file__).resolve().parents[1] / "datasets"
+_HERE = Path(__file__).resolve().parent
+# the repository's datasets/ beside the package; installed (pip install .), inside it
+DATASETS_DIR = next((d for d in (_HERE.parent / "datasets", _HERE / "datasets") if (d / "catalog.json").is_file()),
+                    _HERE.parent / "datasets")
 
 
 @dataclass(frozen=True)

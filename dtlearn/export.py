@@ -1,15 +1,15 @@
 """A tree written out: Graphviz DOT, indented text, IF-THEN rules and a JSON-ready dict.
 
 Every attribute name, value and class label reaching DOT goes through `html.escape` inside
-an HTML-like label, so no name from a file can break or inject into the DOT source.
+an HTML-like label, so no name from a file can break or inject into the DOT source. The DOT is
+written here, as the `graphviz` package would write it, so the core needs no Graphviz at all;
+`to_graphviz` hands the same tree to that package when it is installed (the app's extra).
 """
 
 from __future__ import annotations
 
 import html
 import re
-
-import graphviz
 
 from typing import TYPE_CHECKING
 
@@ -58,12 +58,14 @@ def _label(tree: Tree, node: Node) -> str:
     return f"<{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
 
 
-def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
-    """The tree as a `graphviz.Digraph`; `highlight` is a node id drawn with a thick red border."""
-    dot = graphviz.Digraph("tree", graph_attr={"rankdir": "TB", "nodesep": "0.3", "ranksep": "0.45"},
-                           node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
-                                      "fontsize": "12"},
-                           edge_attr={"fontname": "Helvetica", "fontsize": "11"})
+GRAPH = {"nodesep": "0.3", "rankdir": "TB", "ranksep": "0.45"}
+NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rounded,filled"}
+EDGE = {"fontname": "Helvetica", "fontsize": "11"}
+
+
+def _nodes(tree: Tree, highlight: int | None):
+    """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
+    every edge, in the order the DOT lists them."""
     for node in tree.root.walk():  # walk() keeps its own stack: any depth
         attributes = {"fillcolor": "white"}
         if node.status == "leaf":
@@ -72,15 +74,59 @@ def to_graphviz(tree: Tree, highlight: int | None = None) -> graphviz.Digraph:
             attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
         if node.id == highlight:
             attributes.update(color="#d62728", penwidth="3")
-        dot.node(f"n{node.id}", _label(tree, node), **attributes)
+        yield "node", (f"n{node.id}", _label(tree, node), attributes)
         for child in node.children:
-            dot.edge(f"n{node.id}", f"n{child.id}", label=f"<{escape(child.branch)}>")
-    return dot
+            yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
+
+
+_ID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_NUMERAL = re.compile(r"^-?(\.[0-9]+|[0-9]+(\.[0-9]*)?)$")
+_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+def _quote(value: str) -> str:
+    """A DOT attribute value: HTML-like labels, names and numbers as they are, else in quotes."""
+    if value.startswith("<") and value.endswith(">") or _NUMERAL.match(value):
+        return value
+    if _ID.match(value) and value.lower() not in _KEYWORDS:
+        return value
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def _attributes(attributes: dict, label: str | None = None) -> str:
+    parts = [f"label={_quote(label)}"] if label is not None else []
+    parts += [f"{key}={_quote(value)}" for key, value in sorted(attributes.items())]
+    return "[" + " ".join(parts) + "]"
 
 
 def to_dot(tree: Tree, highlight: int | None = None) -> str:
-    """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart)."""
-    return to_graphviz(tree, highlight).source
+    """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
+    is a node id drawn with a thick red border."""
+    lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
+             f"\tedge {_attributes(EDGE)}"]
+    for kind, item in _nodes(tree, highlight):
+        if kind == "node":
+            name, label, attributes = item
+            lines.append(f"\t{name} {_attributes(attributes, label)}")
+        else:
+            tail, head, label = item
+            lines.append(f"\t{tail} -> {head} {_attributes({}, label)}")
+    return "\n".join(lines) + "\n}\n"
+
+
+def to_graphviz(tree: Tree, highlight: int | None = None):
+    """The tree as a `graphviz.Digraph` (needs the graphviz package: the app's extra)."""
+    import graphviz  # an optional package: the core writes DOT without it
+
+    dot = graphviz.Digraph("tree", graph_attr=GRAPH, node_attr=NODE, edge_attr=EDGE)
+    for kind, item in _nodes(tree, highlight):
+        if kind == "node":
+            name, label, attributes = item
+            dot.node(name, label, **attributes)
+        else:
+            tail, head, label = item
+            dot.edge(tail, head, label=label)
+    return dot
 
 
 INDENT_LEVELS = 40  # deeper lines write their level as a number instead of more bars

@@ -1,0 +1,29 @@
+"""dtlearn: decision-tree induction you can watch, with every number exact.
+
+The public API (stable names):
+    Dataset, read_csv, DataError, dataset_names, load_dataset
+    entropy, gini, misclassification
+    split_table, fit, infer_task, Tree
+    partition
+"""
+
+from .catalog import dataset_info, dataset_names, load_dataset
+from .data import DataError, Dataset, read_csv
+from .impurity import entropy, gini, misclassification
+from .induction import infer_task, split_table
+from .evaluation import (accuracy, confusion_matrix, error, mean_squared_error, train_test_split,
+                         train_validation_test_split)
+from .partition import Rectangle, SplitLine, partition, split_lines
+from .pruning import cost_complexity_path, rpart_cp_table
+from .api import cost_complexity_cv, cross_validate, fit, overfitting_curve, prune
+from .settings import ALGORITHMS, PRESETS, Settings, make_settings
+from .tree import Node, Step, Tree
+
+__all__ = [
+    "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
+    "Tree", "dataset_info", "dataset_names", "entropy", "fit", "gini", "infer_task", "load_dataset", "make_settings",
+    "misclassification", "partition", "read_csv", "split_lines", "split_table",
+    "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
+    "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
+    "train_validation_test_split",
+]

@@ -1,0 +1,224 @@
+"""The candidate splits of one node, attribute by attribute, as class weights per branch.
+
+Each block holds the candidates of one attribute and their `measures` (the definitions):
+- `threshold_block`: every binary cut of a numeric attribute, from one sort of the node's rows
+  and cumulative class weights (Zaki & Meira's EVALUATE-NUMERIC-ATTRIBUTE, O(n log n + nk)).
+  A cut lies between two successive distinct values (values closer than `tolerance` count as
+  equal, as J48 does with 1e-5); its threshold is their midpoint (Quinlan 1993).
+- `multiway_block`: one branch per value of the attribute's whole domain (ID3, C4.5), so a
+  value absent at this node gives an empty branch (Quinlan 1986).
+- `subset_block`: binary splits X in V (CART; Zaki & Meira). Two classes: Breiman's
+  shortcut (values ordered by class proportion, p-1 prefixes: exact). More classes: every
+  partition while the node has at most `max_exhaustive_values` values; beyond that the
+  prefixes of the orderings by each class's proportion (an approximation, said in the table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from .conditions import MultiwayTest, SubsetTest, ThresholdTest
+from .measures import RegressionStats, SplitStats
+
+MAX_SUBSETS = 200_000  # Zaki's subsets of size <= l are refused beyond this many (memory)
+
+
+@dataclass(frozen=True, eq=False)
+class Block:
+    """The candidates of one attribute: stats of shape (C,), their tests, validity and notes."""
+
+    attribute: str
+    kind: str  # "threshold" | "multiway" | "subset"
+    stats: object  # SplitStats | RegressionStats over the C candidates
+    thresholds: np.ndarray | None = None  # (C,) midpoints, threshold blocks only
+    values: tuple[str, ...] = ()  # multiway: the branches; subset: the attribute's domain
+    subsets: np.ndarray | None = None  # (C, V) bool: value in V, subset blocks only
+    note: str = ""  # e.g. that a subset search was approximate
+    known: float = 0.0  # case weight of the node's rows whose value is known
+
+    @property
+    def size(self) -> int:
+        return int(self.stats.n_known.shape[0])
+
+    def test(self, i: int):
+        if self.kind == "threshold":
+            return ThresholdTest(self.attribute, float(self.thresholds[i]))
+        if self.kind == "multiway":
+            return MultiwayTest(self.attribute, self.values)
+        chosen = self.subsets[i]
+        left = tuple(v for v, inside in zip(self.values, chosen) if inside)
+        right = tuple(v for v, inside in zip(self.values, chosen) if not inside)
+        return SubsetTest(self.attribute, left, right)
+
+
+def _stats(encoded, branches: np.ndarray, missing: np.ndarray, known=None):
+    """Measures of candidates whose branches hold the channel sums `branches` (C, B, channels);
+    `known`, the channel sums of the rows whose value is known, when every candidate shares them."""
+    if encoded.is_regression:
+        return RegressionStats(branches, missing)
+    k = len(encoded.classes)
+    known = None if known is None else known[:k]
+    if encoded.sized:
+        return SplitStats(branches[..., :k], missing[:k], sizes=branches[..., k], known=known)
+    return SplitStats(branches, missing, known=known)
+
+
+def midpoints(below: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """Cut thresholds between neighbouring values: halves first (no overflow), as scikit-learn;
+    the lower value where the midpoint rounds up to the upper one."""
+    mid = below / 2 + above / 2
+    return np.where((mid >= above) | ~np.isfinite(mid), below, mid)
+
+
+def threshold_block(encoded, attribute: str, rows, channels, node_summary, tolerance: float = 0.0) -> Block:
+    """Every cut of a numeric attribute at the node, cuts ascending."""
+    values = encoded.numeric(attribute)[rows]
+    order = sorted_order(values)
+    xs = values[order]
+    known = ~np.isnan(xs)
+    n_known = int(known.sum())
+    sums = np.cumsum(channels[:, order[:n_known]], axis=1)  # (channels, n_known)
+    known_sums = sums[:, -1] if n_known else np.zeros(len(channels))
+    missing = np.maximum(node_summary - known_sums, 0.0)
+    cut = np.flatnonzero(xs[:n_known - 1] + tolerance < xs[1:n_known]) if n_known > 1 else np.zeros(0, int)
+    left = sums[:, cut].T  # (C, channels)
+    branches = np.stack([left, known_sums[None, :] - left], axis=1)
+    stats = _stats(encoded, branches, missing, known_sums)
+    return Block(attribute, "threshold", stats, thresholds=midpoints(xs[cut], xs[cut + 1]))
+
+
+def sorted_order(values: np.ndarray) -> np.ndarray:
+    """Positions of the values in ascending order, missing (NaN) last, equal values in row order."""
+    order = np.argsort(values)  # introsort: twice as fast as a stable sort
+    ordered = values[order]
+    if (ordered[1:] == ordered[:-1]).any():  # equal values: their order must be the rows' own
+        order = np.argsort(values, kind="stable")
+    return order
+
+
+def value_sums(codes: np.ndarray, n_values: int, channels: np.ndarray) -> np.ndarray:
+    """(values, channels): each channel summed over the rows holding each value."""
+    known = codes >= 0
+    return np.column_stack([np.bincount(codes[known], weights=channel[known], minlength=n_values)
+                            for channel in channels])
+
+
+def multiway_block(encoded, attribute: str, codes: np.ndarray, values: tuple[str, ...], channels,
+                   node_summary) -> Block:
+    sums = value_sums(codes, len(values), channels)
+    missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
+    return Block(attribute, "multiway", _stats(encoded, sums[None], missing), values=values)
+
+
+def subset_block(encoded, attribute, codes, values, channels, node_summary, max_exhaustive: int,
+                 max_subset_size: int | None = None) -> Block:
+    sums = value_sums(codes, len(values), channels)
+    missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
+    if max_subset_size is not None:
+        subsets, note = small_subsets(sums, max_subset_size)
+    elif encoded.is_regression:
+        subsets, note = _prefixes(sums, [_order_by_mean(sums)]), ""
+    else:
+        subsets, note = _subsets(sums[:, :len(encoded.classes)], max_exhaustive)
+    left = subsets.astype(float) @ sums  # (C, channels)
+    branches = np.stack([left, sums.sum(axis=0)[None, :] - left], axis=1)
+    return Block(attribute, "subset", _stats(encoded, branches, missing), values=values, subsets=subsets, note=note)
+
+
+def _order_by_mean(sums) -> np.ndarray:
+    """Present values ordered by mean target (Breiman et al. 1984: exact for squared error)."""
+    present = np.flatnonzero(sums[:, 0] > 0)
+    return present[np.argsort(sums[present, 1] / sums[present, 0], kind="stable")]
+
+
+def _prefixes(sums, orderings) -> np.ndarray:
+    """The p-1 prefix splits of each ordering, each partition once, written with V the
+    smaller side (on a tie, the side holding the first value) so tests read `X in {a}`."""
+    n_values = sums.shape[0]
+    rows, seen = [], set()
+    for ordering in orderings:
+        every = sorted(ordering.tolist())
+        for size in range(1, len(ordering)):
+            side = set(ordering[:size].tolist())
+            other = set(every) - side
+            if len(side) > len(other) or (len(side) == len(other) and every[0] not in side):
+                side = other
+            key = frozenset(side)
+            if key not in seen:
+                seen.add(key)
+                row = np.zeros(n_values, dtype=bool)
+                row[list(side)] = True
+                rows.append(row)
+    return np.array(rows) if rows else np.zeros((0, n_values), dtype=bool)
+
+
+def count_small_subsets(n_present: int, max_size: int) -> int:
+    """How many sets V with 1 <= |V| <= l Zaki & Meira's search scores over p present values."""
+    return sum(comb(n_present, size) for size in range(1, min(max_size, n_present - 1) + 1))
+
+
+def small_subsets(sums, max_size: int) -> tuple[np.ndarray, str]:
+    """Zaki & Meira's EVALUATE-CATEGORICAL-ATTRIBUTE: every V with 1 <= |V| <= l, in size
+    then value order (V and its complement may both appear, as in their table)."""
+    present = np.flatnonzero(np.abs(sums).sum(axis=1) > 0)
+    total = count_small_subsets(len(present), max_size)
+    if total > MAX_SUBSETS:
+        raise ValueError(f"Zaki's subset search would score {total:,} sets of at most {max_size} of "
+                         f"{len(present)} values at one node; choose a smaller largest value set |V|.")
+    rows = []
+    for size in range(1, min(max_size, len(present) - 1) + 1):
+        for combo in combinations(present.tolist(), size):
+            row = np.zeros(sums.shape[0], dtype=bool)
+            row[list(combo)] = True
+            rows.append(row)
+    note = f"subsets of at most {max_size} values (Zaki & Meira's l)"
+    return (np.array(rows) if rows else np.zeros((0, sums.shape[0]), dtype=bool)), note
+
+
+def _subsets(counts: np.ndarray, max_exhaustive: int) -> tuple[np.ndarray, str]:
+    """Candidate value sets V as a (C, V) bool matrix, in a fixed documented order."""
+    n_values = counts.shape[0]
+    present = np.flatnonzero(counts.sum(axis=1) > 0)
+    p = len(present)
+    if p < 2:
+        return np.zeros((0, n_values), dtype=bool), ""
+    classes_here = np.flatnonzero(counts.sum(axis=0) > 0)
+    if len(classes_here) <= 2:  # Breiman et al. (1984), Thm 4.5: order by P(class | value)
+        orderings = [_order_by(counts, present, classes_here[-1])]
+        note = ""
+    elif p <= max_exhaustive:
+        return _all_partitions(present, n_values), ""
+    else:
+        orderings = [_order_by(counts, present, c) for c in classes_here]
+        note = f"{p} values: subsets from class-proportion orderings only (exhaustive up to {max_exhaustive})"
+    return _prefixes(counts, orderings), note
+
+
+def _order_by(counts, present, cls) -> np.ndarray:
+    totals = counts[present].sum(axis=1)
+    proportion = counts[present, cls] / totals
+    return present[np.argsort(proportion, kind="stable")]
+
+
+def _all_partitions(present: np.ndarray, n_values: int) -> np.ndarray:
+    """Each two-way partition once: |V| <= p/2, and at |V| = p/2 only the V holding the first value."""
+    p = len(present)
+    rows = []
+    for size in range(1, p // 2 + 1):
+        for combo in combinations(range(p), size):
+            if 2 * size == p and combo[0] != 0:
+                continue
+            row = np.zeros(n_values, dtype=bool)
+            row[present[list(combo)]] = True
+            rows.append(row)
+    return np.array(rows)
+
+
+def data_value_below(column: np.ndarray, cut: float) -> float:
+    """The largest training value <= cut (J48 writes its thresholds this way)."""
+    below = column[column <= cut]
+    return float(below.max()) if below.size else cut

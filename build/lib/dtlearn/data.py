@@ -1,0 +1,273 @@
+"""Datasets: a pandas frame, its target column and the kind of every attribute.
+
+`read_csv` is the one door through which files enter; anything it cannot use raises
+`DataError` with a message a student can act on, never another exception type.
+Files are parsed as text only (no pickle, no eval).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+KINDS = ("categorical", "numeric")
+MISSING_MARKERS = ("", "?")
+
+
+class DataError(ValueError):
+    """A table that cannot be used, with a message that says why."""
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A table to learn from: `frame`, the `target` column, and each attribute's kind.
+
+    `kinds` maps attribute -> "categorical" or "numeric"; attributes not listed are
+    inferred (numeric dtype -> numeric, anything else -> categorical). Attributes are all
+    columns but the target. Missing values are NaN / None in the frame.
+
+    >>> d = Dataset(pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]}), "y")
+    >>> d.attributes, d.kinds["x"], d.classes
+    (('x',), 'numeric', ('a', 'b'))
+    """
+
+    frame: pd.DataFrame
+    target: str
+    kinds: Mapping[str, str] = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.frame, pd.DataFrame):
+            raise DataError("A dataset needs a pandas DataFrame.")
+        columns = [str(c) for c in self.frame.columns]
+        if len(set(columns)) != len(columns):
+            raise DataError(f"Duplicate column names: {_duplicates(columns)}. Give every column its own name.")
+        frame = self.frame.copy()
+        frame.columns = columns
+        if self.target not in columns:
+            raise DataError(f"Unknown target column '{self.target}'. The columns are: {', '.join(columns)}.")
+        if len(columns) < 2:
+            raise DataError("The table needs at least one attribute column besides the target.")
+        if len(frame) == 0:
+            raise DataError("The table has a header but no data rows.")
+        missing_labels = frame[self.target].isna().to_numpy()
+        if missing_labels.any():
+            rows = ", ".join(str(i + 1) for i in np.flatnonzero(missing_labels)[:5])
+            raise DataError(
+                f"The target column '{self.target}' has missing labels (data rows {rows}"
+                f"{', ...' if missing_labels.sum() > 5 else ''}). Every row needs a class."
+            )
+        given = dict(self.kinds or {})
+        unknown = [name for name in given if name not in columns or name == self.target]
+        if unknown:
+            raise DataError(f"Kinds were given for '{unknown[0]}', which is not an attribute column.")
+        kinds = {}
+        for name in columns:
+            if name == self.target:
+                continue
+            kind = given.get(name) or _inferred_kind(frame[name])
+            if kind not in KINDS:
+                raise DataError(f"Kind of '{name}' must be 'categorical' or 'numeric', not '{kind}'.")
+            if kind == "numeric":
+                frame[name] = _as_numeric(frame[name], name)
+            kinds[name] = kind
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "kinds", kinds)
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        return tuple(self.kinds)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """Class labels in their documented order (see `ordered_labels`)."""
+        return ordered_labels(self.frame[self.target])
+
+    def with_kinds(self, kinds: Mapping[str, str]) -> "Dataset":
+        return Dataset(self.frame, self.target, {**self.kinds, **kinds})
+
+    def select(self, attributes) -> "Dataset":
+        """The same rows with only `attributes` (and the target)."""
+        attributes = list(attributes)
+        return Dataset(self.frame[attributes + [self.target]], self.target, {a: self.kinds[a] for a in attributes})
+
+
+def label(value) -> str:
+    """How a value is written in tables, tests and rules: 2.0 -> '2', 0.1 -> '0.1'.
+
+    Floats keep at most 12 significant digits, so a midpoint like 20.369999999999997
+    reads 20.37 (the test itself keeps the exact float).
+
+    >>> label(2.0), label(20.29 / 2 + 20.45 / 2), label("Sunny")
+    ('2', '20.37', 'Sunny')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        written = repr(float(value))  # the shortest digits that read back as the same float
+        if "e" not in written and "n" not in written and len(written.lstrip("-0.").replace(".", "")) <= 12:
+            return written[:-2] if written.endswith(".0") else written
+        return np.format_float_positional(float(value), precision=12, fractional=False, trim="-")
+    return str(value)
+
+
+def labels_of(column: pd.Series) -> np.ndarray:
+    """`label` of every cell (an object array; None where missing), computed once per distinct
+    value, not once per row."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    table = np.array([label(u) for u in uniques] + [None], dtype=object)
+    return table[codes]
+
+
+def ordered_labels(column: pd.Series) -> tuple[str, ...]:
+    """Distinct non-missing values of a column as labels, in a row-order-free order.
+
+    A pandas Categorical keeps its declared order; numbers sort numerically; anything else
+    sorts as text. This order breaks ties (first wins), so it is part of determinism.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        present = {label(v) for v in column.dropna().unique()}
+        return tuple(label(c) for c in column.cat.categories if label(c) in present)
+    values = column.dropna().unique()
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        return tuple(label(v) for v in np.sort(values.astype(float)))
+    return tuple(sorted({label(v) for v in values}))
+
+
+def _inferred_kind(column: pd.Series) -> str:
+    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+    return "numeric" if numeric else "categorical"
+
+
+def _as_numeric(column: pd.Series, name: str) -> pd.Series:
+    values = pd.to_numeric(column, errors="coerce")
+    bad = values.isna() & column.notna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(f"Column '{name}' is set to numeric but data row {row + 1} holds '{column.iloc[row]}'.")
+    if np.isinf(values.to_numpy(dtype=float)).any():
+        raise DataError(f"Column '{name}' holds an infinite number; use finite numbers or leave the cell empty.")
+    return values.astype(float)
+
+
+def _duplicates(names) -> str:
+    seen, repeated = set(), []
+    for name in names:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    return ", ".join(f"'{n}'" for n in repeated)
+
+
+def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None = None) -> Dataset:
+    """Read a CSV table (path, bytes or file object) into a `Dataset`.
+
+    The header row names the columns; `target` defaults to the last column. Empty cells
+    and `?` are missing values. A column is numeric when every present value is a number.
+    Raises `DataError` (and nothing else) with a readable message when the input is unusable.
+
+    >>> read_csv(b"outlook,play\\nSunny,No\\n?,Yes\\n").frame["outlook"].isna().tolist()
+    [False, True]
+    """
+    try:
+        text = _decode(_read_bytes(source))
+        return _parse(text, target, kinds)
+    except DataError:
+        raise
+    except Exception as error:  # any other failure is still the file's fault, said plainly
+        raise DataError(f"Could not read the table: {error}") from error
+
+
+def _read_bytes(source) -> bytes:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.is_file():
+            raise DataError(f"No such file: {path}")
+        return path.read_bytes()
+    if hasattr(source, "read"):
+        content = source.read()
+        return content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    raise DataError("Give a CSV as a path, bytes or an open file.")
+
+
+def _decode(raw: bytes) -> str:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8-sig"
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise DataError(
+            f"The file is not UTF-8 text (undecodable byte at position {error.start}). "
+            "Save it as 'CSV UTF-8' and upload it again."
+        ) from error
+    if "\x00" in text:
+        raise DataError("The file looks binary, not a CSV text table.")
+    if not text.strip():
+        raise DataError("The file is empty.")
+    return text
+
+
+def _parse(text: str, target: str | None, kinds) -> Dataset:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
+    rows = list(csv.reader(io.StringIO(text)))
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    header = [cell.strip() for cell in rows[0]]
+    for position, name in enumerate(header, start=1):
+        if not name:
+            hint = " (a trailing comma?)" if position == len(header) else ""
+            raise DataError(f"Column {position} of the header has no name{hint}.")
+    if len(set(header)) != len(header):
+        raise DataError(f"Duplicate column names: {_duplicates(header)}. Give every column its own name.")
+    if len(header) < 2:
+        raise DataError(
+            "The header has a single column. A table needs attribute columns and a target, "
+            "separated by commas."
+        )
+    body = rows[1:]
+    if not body:
+        raise DataError("The table has a header but no data rows.")
+    for number, row in enumerate(body, start=1):
+        if len(row) != len(header):
+            raise DataError(
+                f"Data row {number} has {len(row)} fields but the header has {len(header)}. "
+                "Check for a missing or extra comma."
+            )
+    cells = [[_cell(value) for value in row] for row in body]
+    frame = pd.DataFrame(cells, columns=header, dtype=object)
+    for name in header:
+        frame[name] = _typed(frame[name])
+    target = header[-1] if target is None else target
+    if target not in header:
+        raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
+    return Dataset(frame, target, kinds)
+
+
+def _cell(value: str):
+    value = value.strip()
+    return None if value in MISSING_MARKERS else value
+
+
+def _typed(column: pd.Series) -> pd.Series:
+    """Numbers when every present cell is a finite number, else text."""
+    present = column.dropna()
+    if present.empty:
+        return column.astype(object)
+    numbers = pd.to_numeric(present, errors="coerce")
+    if numbers.notna().all() and np.isfinite(numbers.to_numpy(dtype=float)).all():
+        result = pd.to_numeric(column, errors="coerce")
+        if (result.dropna() % 1 == 0).all() and not result.isna().any():
+            return result.astype("int64")
+        return result.astype(float)
+    return column.astype(object)

@@ -1,0 +1,466 @@
+"""Worked derivations of the split measures, numbers substituted, as LaTeX (for teaching).
+
+Every function takes one row of a candidate-split table (`split_table`, `Step.table`): a
+mapping with `branch_counts` (class weights per branch), `n` (the node's weight) and
+`known` (rho, the share of that weight whose value is known), plus `branches` and
+`attribute` for naming, and the class labels; it returns LaTeX for `st.latex` or KaTeX.
+Every number a line arrives at is the table's own (the row's gain, split info, ...), or, for
+the numbers the table has no column for (each branch's entropy), the same `measures`
+definitions applied to the row's counts: the formulas shown are those of Quinlan (1986, 1993)
+and Breiman et al. (1984), written out so a student can redo each line by hand.
+
+    Ent(D)    = -sum_k p_k log2 p_k                       Gini(D) = 1 - sum_k p_k^2
+    Gain      = rho (Ent(D~) - sum_v |D~_v|/|D~| Ent(D~_v))     (D~: rows whose value is known)
+    IV        = -sum_v |D_v|/|D| log2 |D_v|/|D|  (the unknown rows as one more part)
+    GainRatio = Gain / IV                          Gini gain = rho (Gini(D~) - sum_v ... Gini(D~_v))
+
+Every name or value that comes from a data file goes through `text()`: escaped for LaTeX
+and put inside \\text{...}, so a column called ``a}\\text{x}$`` prints as itself.
+
+>>> print(entropy_of_node({"branch_counts": ((3, 2), (0, 4), (2, 3)), "n": 14, "known": 1}, ("No", "Yes")))
+\\mathrm{Ent}(D) = - \\tfrac{5}{14}\\log_2\\tfrac{5}{14} - \\tfrac{9}{14}\\log_2\\tfrac{9}{14} = 0.940
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .data import Dataset, label, labels_of
+from .measures import SplitStats
+from .routing import branches
+from .steps import Growth
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "^": r"\textasciicircum{}", "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}",
+}
+
+
+def escape(value) -> str:
+    r"""Text safe inside \text{...}: the ten LaTeX specials escaped, line breaks made spaces.
+
+    >>> escape("a}\\text{x}$")
+    'a\\}\\textbackslash{}text\\{x\\}\\$'
+    """
+    flat = " ".join(str(value).split()) if any(c in str(value) for c in "\r\n\t") else str(value)
+    return "".join(_SPECIAL.get(c, c) for c in flat)
+
+
+def text(value) -> str:
+    r"""A name or value from a file, as LaTeX text: \text{escaped}."""
+    return r"\text{" + escape(value) + "}"
+
+
+# numbers ---------------------------------------------------------------------------------
+
+def number(value: float, digits: int = 3) -> str:
+    """A result, rounded: 0 stays 0, anything else gets `digits` decimals (no -0.000)."""
+    value = float(value)
+    if value == 0:
+        return "0"
+    written = f"{value:.{digits}f}"
+    return written[1:] if written.startswith("-") and float(written) == 0 else written
+
+
+def weight(value: float) -> str:
+    """A count (or C4.5 fractional weight) as written in a fraction: 5, 5.333."""
+    return label(round(float(value), 3))
+
+
+TERMS_PER_LINE = 4  # a sum with more terms is broken over lines (KaTeX does not wrap)
+
+
+def _equation(lhs: str, *sides, note: str = "") -> str:
+    """lhs = side_1 = side_2 = ...; a side is a string or a list of terms joined by ' '.
+
+    Short equations stay on one line; when a side has more than TERMS_PER_LINE terms the
+    equation becomes an `aligned` block, one side per line and the long side wrapped.
+    """
+    long = any(isinstance(side, list) and len(side) > TERMS_PER_LINE for side in sides)
+    if not long:
+        flat = [" ".join(side) if isinstance(side, list) else side for side in sides]
+        return lhs + " = " + " = ".join(flat) + note
+    rows = []
+    for side in sides:
+        if isinstance(side, list):
+            chunks = [" ".join(side[i:i + TERMS_PER_LINE]) for i in range(0, len(side), TERMS_PER_LINE)]
+            rows.append("&= " + chunks[0])
+            rows.extend(r"&\quad " + chunk for chunk in chunks[1:])
+        else:
+            rows.append("&= " + side)
+    rows[-1] += note
+    return r"\begin{aligned}" + lhs + " " + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def _fraction(part: float, whole: float) -> str:
+    return r"\tfrac{" + weight(part) + "}{" + weight(whole) + "}"
+
+
+# the row ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Row:
+    counts: np.ndarray  # (B, k) known class weights per branch
+    n: float  # the node's weight, unknown values included
+    attribute: str | None
+    branches: tuple[str, ...]
+    stats: SplitStats  # the measures definitions over this one candidate
+    values: Mapping  # the table's numbers for it (when given a table row)
+    correction: float  # C4.5's threshold correction (0: none)
+    cuts: float  # the cuts it counts (NaN: none)
+
+    def value(self, column: str) -> float:
+        """The table's number when the row has it, else the definition's."""
+        given = self.values.get(column)
+        if given is not None and not pd.isna(given):
+            return float(given)
+        return float(np.asarray(getattr(self.stats, column))[0])
+
+    @property
+    def node(self) -> np.ndarray:
+        return self.counts.sum(axis=0)
+
+    @property
+    def n_known(self) -> float:
+        return float(self.counts.sum())
+
+    @property
+    def missing(self) -> float:
+        return max(self.n - self.n_known, 0.0)
+
+    @property
+    def rho(self) -> float:
+        return self.n_known / self.n if self.n > 0 else 0.0
+
+    @property
+    def has_missing(self) -> bool:
+        return self.missing > 1e-9
+
+    @property
+    def node_name(self) -> str:
+        return r"\tilde D" if self.has_missing else "D"
+
+
+def _row(row: Mapping) -> _Row:
+    counts = np.asarray(row["branch_counts"], dtype=float)
+    if counts.ndim != 2:
+        raise ValueError("A split-table row needs branch_counts: one tuple of class weights per branch.")
+    branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(counts)))
+    n = float(row["n"])
+    missing = np.zeros(counts.shape[1])
+    missing[0] = max(n - float(counts.sum()), 0.0)
+    correction = row.get("correction")
+    correction = float(correction) if correction is not None and not pd.isna(correction) else 0.0
+    cuts = row.get("cuts")
+    cuts = float(cuts) if cuts is not None and not pd.isna(cuts) else float("nan")
+    stats = SplitStats(counts[None], missing, correction=correction)
+    values = {c: row[c] for c in MEASURES if c in row}
+    return _Row(counts, n, row.get("attribute"), branches, stats, values, correction, cuts)
+
+
+MEASURES = ("entropy_before", "entropy_after", "gain", "split_info", "gain_ratio", "corrected_gain",
+            "gini_before", "gini_after", "gini_gain")
+
+
+def branch_name(branch_label: str, node: str = "D") -> str:
+    r"""D subscripted by a branch label from the table: '= Sunny' -> D_{\text{Sunny}}.
+
+    >>> branch_name("<= 2.45")
+    'D_{\\le \\text{2.45}}'
+    """
+    for prefix, symbol in (("<= ", r"\le "), ("> ", "> "), ("= ", ""), ("not in ", r"\notin "), ("in ", r"\in ")):
+        if branch_label.startswith(prefix):
+            return node + "_{" + symbol + text(branch_label[len(prefix):]) + "}"
+    return node + "_{" + text(branch_label) + "}"
+
+
+def _attribute(r: _Row) -> str:
+    return text(r.attribute) if r.attribute is not None else "a"
+
+
+# entropy, gain, split information, gain ratio --------------------------------------------
+
+def _entropy_terms(counts) -> list[str]:
+    total = float(np.sum(counts))
+    return ["- " + _fraction(c, total) + r"\log_2" + _fraction(c, total) for c in counts if c > 0]
+
+
+def _entropy_line(name: str, counts, value: float) -> str:
+    if float(np.sum(counts)) <= 0:
+        return r"\mathrm{Ent}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
+    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(value))
+
+
+def node_counts(row: Mapping, classes: Sequence[str]) -> str:
+    """The node's rows by class: |D| = 14:  5 No, 9 Yes (and the unknown rows, if any)."""
+    r = _row(row)
+    parts = [weight(c) + r"\ " + text(k) for c, k in zip(r.node, classes) if c > 0]
+    line = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad " + r",\ ".join(parts)
+    if r.has_missing:
+        line += (r"\qquad |D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }"
+                 + _attribute(r) + r"\text{ unknown)}")
+    return line
+
+
+def entropy_of_node(row: Mapping, classes: Sequence[str]) -> str:
+    """Ent(D) with the class fractions substituted (of the known rows D~ if values are missing)."""
+    r = _row(row)
+    return _entropy_line(r.node_name, r.node, r.value("entropy_before"))
+
+
+def branch_entropies(row: Mapping, classes: Sequence[str]) -> list[str]:
+    """Ent(D_v) for every branch v, one line each."""
+    r = _row(row)
+    node = r.node_name
+    values = r.stats.branch_entropies[0]
+    return [_entropy_line(branch_name(b, node), c, v) for b, c, v in zip(r.branches, r.counts, values)]
+
+
+def _weighted(r: _Row, per_branch: np.ndarray, after: float, name: str, symbol: str) -> str:
+    node = r.node_name
+    sizes = r.counts.sum(axis=1)
+    terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v)
+             for i, (s, v) in enumerate(zip(sizes, per_branch))]
+    general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
+    return _equation(name, general, terms, number(after))
+
+
+def weighted_entropy(row: Mapping) -> str:
+    """The entropy after the split: branch entropies weighted by branch size."""
+    r = _row(row)
+    return _weighted(r, r.stats.branch_entropies[0], r.value("entropy_after"), r"\mathrm{Ent}_{\text{after}}",
+                     r"\mathrm{Ent}")
+
+
+def _gain_line(r: _Row, name: str, before: float, after: float, gain: float, symbol: str) -> str:
+    node = r.node_name
+    if r.has_missing:
+        return (name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
+                + _fraction(r.n_known, r.n) + r"\times(" + number(before) + " - " + number(after) + ") = "
+                + number(gain))
+    return (name + " = " + symbol + "(D) - " + symbol + r"_{\text{after}} = " + number(before) + " - "
+            + number(after) + " = " + number(gain))
+
+
+def known_share(row: Mapping) -> str | None:
+    """rho = |D~| / |D| when some values are unknown (C4.5), else None."""
+    r = _row(row)
+    if not r.has_missing:
+        return None
+    return (r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho)
+            + r"\quad\text{(share of rows whose }" + _attribute(r) + r"\text{ is known)}")
+
+
+def information_gain(row: Mapping) -> str:
+    """Gain(D, a) = Ent(D) - Ent_after (times rho when values are missing)."""
+    r = _row(row)
+    name = r"\mathrm{Gain}(D, " + _attribute(r) + ")"
+    return _gain_line(r, name, r.value("entropy_before"), r.value("entropy_after"), r.value("gain"),
+                      r"\mathrm{Ent}")
+
+
+def _split_parts(r: _Row) -> np.ndarray:
+    sizes = r.counts.sum(axis=1)
+    return np.append(sizes, r.missing) if r.has_missing else sizes
+
+
+def split_information(row: Mapping) -> str:
+    """IV(a): the entropy of the branch sizes (the unknown rows as one more part)."""
+    r = _row(row)
+    parts = _split_parts(r)
+    name = r"\mathrm{IV}(" + _attribute(r) + ")"
+    if parts.sum() <= 0 or (parts > 0).sum() < 2:
+        return name + " = 0"
+    note = r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}" if r.has_missing else ""
+    return _equation(name, _entropy_terms(parts), number(r.value("split_info")), note=note)
+
+
+def gain_ratio(row: Mapping) -> list[str]:
+    """GainRatio = Gain / IV; with C4.5's threshold correction, the corrected gain first."""
+    r = _row(row)
+    gain, info = r.value("gain"), r.value("split_info")
+    name = r"\mathrm{GainRatio}(D, " + _attribute(r) + ")"
+    lines = []
+    top = r"\mathrm{Gain}"
+    if r.correction:
+        count = weight(r.cuts) if not math.isnan(r.cuts) else r"\#"
+        corrected = r.value("corrected_gain")
+        lines.append(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
+                     + number(gain) + " - " + number(r.correction, 4) + " = " + number(corrected)
+                     + r"\quad\text{(C4.5's correction for choosing among " + count + r" thresholds)}")
+        gain, top = corrected, r"\mathrm{Gain}'"
+    if info <= 0:
+        lines.append(name + r" = 0\quad\text{(IV = 0: a single branch holds every row)}")
+        return lines
+    if gain <= 0:
+        lines.append(name + r" = 0\quad\text{(" + ("the corrected gain" if r.correction else "the gain")
+                     + r" is not positive)}")
+        return lines
+    lines.append(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain) + "}{" + number(info)
+                 + "} = " + number(r.value("gain_ratio")))
+    return lines
+
+
+# Gini ------------------------------------------------------------------------------------
+
+def _gini_line(name: str, counts, value: float) -> str:
+    total = float(np.sum(counts))
+    if total <= 0:
+        return r"\mathrm{Gini}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
+    terms = ["- " + r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
+    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(value))
+
+
+def gini_of_node(row: Mapping, classes: Sequence[str]) -> str:
+    """Gini(D) = 1 - sum_k p_k^2 with the fractions substituted."""
+    r = _row(row)
+    return _gini_line(r.node_name, r.node, r.value("gini_before"))
+
+
+def branch_ginis(row: Mapping, classes: Sequence[str]) -> list[str]:
+    r = _row(row)
+    return [_gini_line(branch_name(b, r.node_name), c, v)
+            for b, c, v in zip(r.branches, r.counts, r.stats.branch_ginis[0])]
+
+
+def weighted_gini(row: Mapping) -> str:
+    r = _row(row)
+    return _weighted(r, r.stats.branch_ginis[0], r.value("gini_after"), r"\mathrm{Gini}_{\text{after}}",
+                     r"\mathrm{Gini}")
+
+
+def gini_gain(row: Mapping) -> str:
+    r = _row(row)
+    return _gain_line(r, r"\Delta\mathrm{Gini}(D, " + _attribute(r) + ")", r.value("gini_before"),
+                      r.value("gini_after"), r.value("gini_gain"), r"\mathrm{Gini}")
+
+
+# all of it -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    lines: tuple[str, ...]
+    family: str  # "node", "entropy" (gain, gain ratio), "gini" or "squared_error"
+
+
+def derivation(row: Mapping, classes: Sequence[str]) -> tuple[Section, ...]:
+    """Every measure of one candidate, worked out, grouped as a page shows them.
+
+    A regression row (with `branch_stats` instead of `branch_counts`) gets
+    `regression_derivation`.
+
+    >>> [s.title for s in derivation({"branch_counts": ((3, 2), (0, 4)), "n": 9, "known": 1}, ("No", "Yes"))]
+    ['The node', 'Entropy before and after the split', 'Information gain', \
+'Split information and gain ratio', 'Gini index']
+    """
+    if "branch_counts" not in row and "branch_stats" in row:
+        return regression_derivation(row)
+    share = known_share(row)
+    return (
+        Section("The node", (node_counts(row, classes),) + ((share,) if share else ()), "node"),
+        Section("Entropy before and after the split", (entropy_of_node(row, classes),
+                                                       *branch_entropies(row, classes), weighted_entropy(row)),
+                "entropy"),
+        Section("Information gain", (information_gain(row),), "entropy"),
+        Section("Split information and gain ratio", (split_information(row), *gain_ratio(row)), "entropy"),
+        Section("Gini index", (gini_of_node(row, classes), *branch_ginis(row, classes), weighted_gini(row),
+                               gini_gain(row)), "gini"),
+    )
+
+
+def regression_derivation(row: Mapping) -> tuple[Section, ...]:
+    """A regression candidate (CART, squared error): branch sizes and means, then the decrease
+    in mean squared error, from the row's `branch_stats` ((n, mean) per branch) and its
+    `sse_before` / `sse_after` (sums of squared deviations from the mean; Breiman et al. 1984)."""
+    stats = np.asarray(row["branch_stats"], dtype=float)
+    sizes, means = stats[:, 0], stats[:, 1]
+    n_known = float(sizes.sum())
+    mean = float((sizes * means).sum() / n_known) if n_known > 0 else 0.0
+    branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(stats)))
+    node = [r"|D| = " + weight(n_known) + r",\quad \bar y = \frac{1}{|D|}\sum_{i \in D} y_i = " + number(mean, 4)]
+    for label_, size, value in zip(branches, sizes, means):
+        name = branch_name(label_)
+        node.append("|" + name + "| = " + weight(size) + r",\quad \bar y_" + name[2:] + " = " + number(value, 4))
+    before, after = float(row["sse_before"]), float(row["sse_after"])
+    n = float(row["n"])
+    sse = [
+        _equation(r"\mathrm{SSE}(D)", r"\sum_{i \in D} (y_i - \bar y)^2", number(before)),
+        _equation(r"\mathrm{SSE}_{\text{after}}", r"\sum_v \sum_{i \in D_v} (y_i - \bar y_v)^2", number(after)),
+        _equation(r"\mathrm{MSE}(D)", r"\frac{\mathrm{SSE}(D)}{|D|}", r"\frac{" + number(before) + "}{"
+                  + weight(n) + "}", number(before / n if n else 0.0)),
+        _equation(r"\Delta\mathrm{MSE}", r"\frac{\mathrm{SSE}(D) - \mathrm{SSE}_{\text{after}}}{|D|}",
+                  r"\frac{" + number(before) + " - " + number(after) + "}{" + weight(n) + "}",
+                  number((before - after) / n if n else 0.0, 4)),
+    ]
+    return (Section("The node and its branches", tuple(node), "node"),
+            Section("Decrease in mean squared error", tuple(sse), "squared_error"))
+
+
+def measures(row: Mapping) -> dict[str, float]:
+    """The `measures` definitions applied to a row's class weights alone (unrounded): what the
+    table's numbers must equal."""
+    r = _row({key: row[key] for key in ("branch_counts", "n", "correction", "cuts") if key in row})
+    return {column: r.value(column) for column in MEASURES}
+
+
+# what a page shows besides formulas -------------------------------------------------------
+
+def rows_at(tree, frame: pd.DataFrame | None, node_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the training rows that reach a node, and their weights, as induction sent
+    them (C4.5: a row whose tested value is missing follows every branch with the branch's share
+    of the known weight, so its weight is fractional; CART: its surrogates). After subtree
+    raising, the rows the raised subtree was re-sorted with. (`frame`, the training table, is
+    not needed: the tree carries its training data.)"""
+    node = tree.node(node_id)  # KeyError for a node that is not in this tree
+    growth = tree.steps[0].origin if tree.steps else None
+    if growth is None:
+        growth = Growth(tree.data, tree.settings, tree.class_factor, tree.task)
+    if not any(step.action == "raise" for step in tree.steps):
+        return growth.rows(node.id)
+    parents = {child.id: (parent, b) for parent in tree.nodes() for b, child in enumerate(parent.children)}
+    chain = []
+    while node.id in parents:
+        node, b = parents[node.id]
+        chain.append((node, b))
+    encoded = growth.encoded
+    rows, weights = np.arange(encoded.n_rows), np.ones(encoded.n_rows)
+    for parent, b in reversed(chain):
+        branch = branches(encoded, parent.test, rows)
+        unknown = branch < 0
+        share = parent.branch_fractions[b]
+        keep = (branch == b) | (unknown & (share > 0))
+        weights = np.where(unknown, weights * share, weights)[keep]
+        rows = rows[keep]
+    return rows, weights
+
+
+def class_counts(data: Dataset) -> pd.DataFrame:
+    """Rows per class, classes in the dataset's order: columns `class`, `rows`, `share`."""
+    labels = pd.Series(labels_of(data.frame[data.target]))
+    rows = [int((labels == c).sum()) for c in data.classes]
+    total = sum(rows)
+    return pd.DataFrame({"class": list(data.classes), "rows": rows, "share": [r / total for r in rows]})
+
+
+def column_summary(data: Dataset, inferred: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per column: its role, kind, number of distinct values and of missing cells."""
+    records = []
+    for name in data.frame.columns:
+        column = data.frame[name]
+        role = "target" if name == data.target else "attribute"
+        kind = "class label" if role == "target" else data.kinds[name]
+        note = ""
+        if inferred is not None and role == "attribute" and inferred.get(name) not in (None, kind):
+            note = f"set by you (read as {inferred[name]})"
+        distinct = int(column.nunique())
+        if role == "attribute" and kind == "categorical" and distinct == len(column) > 2:
+            note = "a different value in every row (an identifier?): it would split perfectly and teach nothing"
+        records.append({"column": name, "role": role, "kind": kind, "distinct values": distinct,
+                        "missing": int(column.isna().sum()), "note": note})
+    return pd.DataFrame(records)

@@ -1,0 +1,142 @@
+"""A dataset turned into numpy arrays once, so that induction never touches pandas per node.
+
+Categorical values become integer codes into an ordered tuple of labels (-1 = missing);
+numeric values stay floats (NaN = missing); classes become codes into `classes`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .data import Dataset, label, ordered_labels
+
+MISSING, UNSEEN = -1, -2
+
+
+def codes_for(column: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
+    """Positions of a column's values in `categories`: MISSING (-1) or UNSEEN (-2) otherwise.
+
+    Labels are computed once per distinct value, not per row.
+    """
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    lookup = {name: i for i, name in enumerate(categories)}
+    mapping = np.array([lookup.get(label(u), UNSEEN) for u in uniques] + [MISSING], dtype=np.int64)
+    return mapping[codes]  # codes == -1 picks the trailing MISSING
+
+
+@dataclass(frozen=True, eq=False)
+class Encoded:
+    """Arrays for induction: numeric attributes as floats, categorical ones as codes, and the
+    target as class codes (classification) or floats (regression).
+
+    Split measures never see rows, only per-row *channels* summed over sets of rows:
+    classification: one channel per class, w * factor[class] (factor from class priors or
+    class weights, 1 by default), plus the plain case weight w when the factors differ from 1;
+    regression: the moments (w, w y, w y^2).
+    """
+
+    data: Dataset
+    task: str = "classification"
+    class_factor: tuple | None = None  # multiplier per class; None: all 1
+    classes: tuple[str, ...] = field(init=False)
+    y: np.ndarray = field(init=False)  # class codes, or target values for regression
+
+    def __post_init__(self) -> None:
+        frame, target = self.data.frame, self.data.target
+        if self.task == "regression":
+            values = pd.to_numeric(frame[target], errors="coerce")
+            if values.isna().any():
+                raise ValueError(f"A regression tree needs a numeric target; '{target}' holds text.")
+            object.__setattr__(self, "classes", ())
+            object.__setattr__(self, "y", values.to_numpy(dtype=float))
+        else:
+            classes = ordered_labels(frame[target])
+            object.__setattr__(self, "classes", classes)
+            object.__setattr__(self, "y", codes_for(frame[target], classes))
+
+    @property
+    def is_regression(self) -> bool:
+        return self.task == "regression"
+
+    @property
+    def n_class_channels(self) -> int:
+        return 3 if self.is_regression else len(self.classes)
+
+    @property
+    def sized(self) -> bool:
+        """Whether a separate case-weight channel follows the class channels."""
+        return self.class_factor is not None and not self.is_regression
+
+    def channels(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """(channels, rows) values whose sums over a set of rows are its statistics."""
+        y = self.y[rows]
+        if self.is_regression:
+            return np.stack([weights, weights * y, weights * y * y])
+        k = len(self.classes)
+        factor = np.ones(k) if self.class_factor is None else np.asarray(self.class_factor)
+        onehot = (y[None, :] == np.arange(k)[:, None]) * (weights * factor[y])[None, :]
+        return np.vstack([onehot, weights[None, :]]) if self.sized else onehot
+
+    def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Plain (case-weighted) class counts of a set of rows."""
+        return np.bincount(self.y[rows], weights=weights, minlength=len(self.classes)).astype(float)
+
+    @cached_property
+    def attributes(self) -> tuple[str, ...]:
+        return self.data.attributes
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.data.frame)
+
+    @cached_property
+    def numeric_attributes(self) -> tuple[str, ...]:
+        return tuple(a for a in self.attributes if self.data.kinds[a] == "numeric")
+
+    def kind(self, attribute: str) -> str:
+        return self.data.kinds[attribute]
+
+    def numeric(self, attribute: str) -> np.ndarray:
+        """A numeric attribute's values (NaN: missing): the frame's own column, not a copy."""
+        return self._numeric[attribute]
+
+    @cached_property
+    def _numeric(self) -> dict:
+        return {a: self.data.frame[a].to_numpy(dtype=float, na_value=np.nan) for a in self.numeric_attributes}
+
+    def categories(self, attribute: str) -> tuple[str, ...]:
+        return self._categorical[attribute][1]
+
+    def codes(self, attribute: str) -> np.ndarray:
+        """Codes of any attribute; a numeric one is coded by its distinct values (ID3's view)."""
+        return self._categorical[attribute][0]
+
+    @cached_property
+    def _categorical(self) -> dict:
+        return _LazyCodes(self.data.frame)
+
+    @cached_property
+    def factor(self) -> np.ndarray:
+        """Per-class multipliers (all 1 without priors or class weights)."""
+        if self.is_regression:
+            return np.ones(0)
+        k = len(self.classes)
+        return np.ones(k) if self.class_factor is None else np.asarray(self.class_factor, dtype=float)
+
+
+class _LazyCodes(dict):
+    """Codes per attribute, made on first use (most numeric attributes never need them)."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        super().__init__()
+        self._frame = frame
+
+    def __missing__(self, attribute: str):
+        column = self._frame[attribute]
+        categories = ordered_labels(column)
+        self[attribute] = (codes_for(column, categories), categories)
+        return self[attribute]

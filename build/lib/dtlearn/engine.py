@@ -1,0 +1,526 @@
+"""Growing a tree level by level: every node of a depth scored at once.
+
+Rows are encoded once; every numeric attribute is sorted once, and each node owns a segment of
+every sorted order, which a split partitions stably into its children's segments (so nothing is
+sorted again). At each level the compiled `kernels` score every cut and every multiway split
+of every node, attributes the kernels do not cover (CART's subsets) are scored node by node
+with the `candidates` definitions, and the shared rules of `splits` choose. What is kept per
+node is what induction needs: its statistics, its decision and the chosen test; the full
+candidate table of any node is rebuilt on request (`steps.Growth`).
+
+The result, `Grown`, lists the nodes in the order they were made (level by level);
+`induction` turns it into steps in depth-first order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from . import kernels
+from .candidates import data_value_below, sorted_order
+from .conditions import MultiwayTest, ThresholdTest
+from .splits import (NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
+                     block_best, choose, correction_of, split_limits)
+from .surrogates import find_surrogates
+from .routing import surrogate_branches, value_map
+from .summary import summarize_many
+
+# why a node became a leaf (in the order the rules are tried; induction words them)
+EMPTY, PURE, MAX_DEPTH, MIN_SPLIT, LEAF_SIZE, MIN_CASES, MIN_PURITY, NO_ATTRIBUTES = range(8)
+IDENTICAL, MIN_LEAF, NO_VALID_SPLIT, ZERO_GAIN, MIN_GAIN = range(8, 13)
+STOPS = ("empty", "pure", "max_depth", "min_samples_split", "leaf_size", "min_samples_split", "min_purity",
+         "no_attributes", "identical", "min_samples_leaf", "no_valid_split", "zero_gain", "min_gain")
+
+
+@dataclass(eq=False)
+class Grown:
+    """Every node in the order it was made; a node's children are consecutive."""
+
+    parent: list = field(default_factory=list)  # per level: (L,) parent's index (-1: the root)
+    branch: list = field(default_factory=list)  # (L,) branch index under the parent
+    depth: list = field(default_factory=list)
+    stats: list = field(default_factory=list)  # (L, k) class weights, or (L, 3) moments
+    stop: list = field(default_factory=list)  # (L,) -1: split, else the rule (STOPS)
+    first_child: list = field(default_factory=list)  # (L,) index of the first child (splits)
+    tests: dict = field(default_factory=dict)  # node index -> test
+    numbers: dict = field(default_factory=dict)  # node index -> (score, gain, average, kind, tied, ties)
+    fractions: dict = field(default_factory=dict)  # node index -> branch shares of the known weight
+    surrogates: dict = field(default_factory=dict)  # node index -> surrogates found (CART)
+    majority: dict = field(default_factory=dict)  # node index -> where unplaceable rows went (CART)
+    medians: dict = field(default_factory=dict)  # node index -> the leaf's median (regression)
+    leaf_numbers: dict = field(default_factory=dict)  # node index -> the best gain, for a leaf's reason
+    midpoints: dict = field(default_factory=dict)  # node index -> the cut's midpoint (before J48 moves it)
+    size: int = 0
+
+    def finish(self) -> None:
+        for name in ("parent", "branch", "depth", "stop", "first_child"):
+            parts = getattr(self, name)
+            setattr(self, name, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+        self.stats = np.concatenate(self.stats) if self.stats else np.zeros((0, 0))
+
+
+@dataclass(eq=False)
+class _Level:
+    """The nodes of one depth. Node i owns positions starts[i]..ends[i] of the buffers (shared by
+    the levels while no row is shared between branches: a split reorders its segment in place)."""
+
+    starts: np.ndarray  # (L,)
+    ends: np.ndarray
+    rows: np.ndarray  # (M,) int32: the training row at each position
+    w: np.ndarray  # (M,) its weight (fractional below a C4.5 split on a missing value)
+    cls: np.ndarray  # (M,) int32: its class (classification)
+    ypos: np.ndarray  # (M,) its target (regression; empty otherwise)
+    order: np.ndarray  # (A_threshold, M) int32: positions sorted by each numeric attribute, per node
+    vals: np.ndarray  # (A_threshold, M) the value at each place of `order`
+    parent: np.ndarray  # (L,) index of the parent node (-1: the root)
+    branch: np.ndarray
+    depth: np.ndarray
+    used: np.ndarray  # (L, A) bool: attributes ID3 may not test again
+    fallback: np.ndarray  # (L, k) parent's distribution, or (L, 1) parent's value
+    _positions: tuple | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.starts)
+
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every position of the level's nodes, and the node (index) holding it."""
+        if self._positions is None:
+            self._positions = self._find_positions()
+        return self._positions
+
+    def _find_positions(self) -> tuple[np.ndarray, np.ndarray]:
+        sizes = self.ends - self.starts
+        node = np.repeat(np.arange(self.size), sizes)
+        offset = np.repeat(self.starts - (np.cumsum(sizes) - sizes), sizes)
+        return np.arange(int(sizes.sum())) + offset, node
+
+
+class _Plan:
+    """How each attribute is scored: a compiled threshold scan, a compiled multiway scan, or the
+    `candidates` definitions node by node (CART's subsets and anything else)."""
+
+    def __init__(self, encoded, settings) -> None:
+        self.encoded, self.settings = encoded, settings
+        attributes = encoded.attributes
+        kinds = [self._kind(a) for a in attributes]
+        self.threshold = [j for j, k in enumerate(kinds) if k == "threshold"]
+        self.threshold_row = {j: i for i, j in enumerate(self.threshold)}
+        self.multiway = [j for j, k in enumerate(kinds) if k == "multiway"]
+        self.python = [j for j, k in enumerate(kinds) if k == "python"]
+        self.categorical = [j for j, k in enumerate(kinds) if k != "threshold"]
+        # (rows, attributes): a row's codes side by side, read together by the multiway scan
+        self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical], axis=1)
+                                          .astype(np.int32)) if self.categorical else np.zeros((encoded.n_rows, 0),
+                                                                                              dtype=np.int32)
+        self.code_row = {j: i for i, j in enumerate(self.categorical)}
+        entropy = settings.criterion in ("entropy", "gain_ratio") and not encoded.is_regression
+        self.xlogx = kernels.xlogx_table(encoded.n_rows if entropy else 0)
+        self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
+        self.mw_codes = np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]]) \
+            if self.multiway else np.zeros((encoded.n_rows, 0), dtype=np.int32)
+        self.many_valued = np.array([k != "threshold" and self._many(a) for a, k in zip(attributes, kinds)],
+                                    dtype=bool)
+        # a used attribute blocks ID3's reuse: categorical ones, and numbers split per value
+        self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
+                                      for a in attributes], dtype=bool)
+
+    def _kind(self, attribute: str) -> str:
+        e, s = self.encoded, self.settings
+        if e.kind(attribute) == "numeric" and s.numeric_split == "threshold":
+            return "threshold"
+        subsets = s.categorical_split == "subset" and e.kind(attribute) == "categorical"
+        return "python" if subsets or e.is_regression else "multiway"
+
+    def _many(self, attribute: str) -> bool:
+        return len(self.encoded.categories(attribute)) >= 0.3 * self.encoded.n_rows
+
+    def presorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each numeric attribute's rows sorted by value (missing values last, ties in row order),
+        and the values in that order."""
+        n, attributes = self.encoded.n_rows, self.encoded.attributes
+        order = np.empty((len(self.threshold), n), dtype=np.int32)
+        vals = np.empty((len(self.threshold), n))
+        for i, j in enumerate(self.threshold):
+            column = self.encoded.numeric(attributes[j])
+            order[i] = sorted_order(column)
+            vals[i] = column[order[i]]
+        return order, vals
+
+
+def grow(encoded, settings) -> Grown:
+    """Every node's decision, level by level (see the module docstring)."""
+    plan = _Plan(encoded, settings)
+    level = _root(plan)
+    grown = Grown()
+    while level.size:
+        level = _grow_level(plan, level, grown)
+    grown.finish()
+    return grown
+
+
+def _root(plan: _Plan) -> _Level:
+    encoded = plan.encoded
+    n = encoded.n_rows
+    k = 1 if encoded.is_regression else len(encoded.classes)
+    uniform = np.zeros((1, 1)) if encoded.is_regression else np.full((1, k), 1.0 / k)
+    one = np.array([0])
+    order, vals = plan.presorted()
+    small = np.int8 if len(encoded.classes) < 127 else np.int32  # fewer bytes: fewer cache misses
+    cls = np.zeros(n, dtype=np.int8) if encoded.is_regression else encoded.y.astype(small)
+    ypos = encoded.y.astype(float) if encoded.is_regression else np.zeros(0)
+    return _Level(one, np.array([n]), np.arange(n, dtype=np.int32), np.ones(n), cls, ypos, order, vals,
+                  one - 1, one - 1, one, np.zeros((1, len(encoded.attributes)), bool), uniform)
+
+
+def _node_stats(encoded, level: _Level) -> np.ndarray:
+    """Class weights (or moments) of every node of the level."""
+    width = 3 if encoded.is_regression else len(encoded.classes)
+    out = np.zeros((level.size, width))
+    kernels.node_sums(level.starts, level.ends, level.cls, level.ypos, level.w, width, out)
+    return out
+
+
+def _stops_before(plan: _Plan, level: _Level, stats, shown) -> np.ndarray:
+    """The first stopping rule that applies to each node before its candidates are scored."""
+    s, encoded = plan.settings, plan.encoded
+    total = shown["weight"]
+    rules = [(EMPTY, total <= 0)]
+    if encoded.is_regression:
+        rules.append((PURE, shown["impurity"] <= 1e-12 * np.maximum(1.0, shown["value"] ** 2)))
+    else:
+        rules.append((PURE, stats.max(axis=1) >= total - 1e-9 * np.maximum(total, 1.0)))
+    if s.max_depth is not None:
+        rules.append((MAX_DEPTH, level.depth >= s.max_depth))
+    rules.append((MIN_SPLIT, total < s.min_samples_split - SIZE_TOLERANCE))
+    if s.leaf_size is not None:
+        rules.append((LEAF_SIZE, total <= s.leaf_size))
+    if s.min_branch_cases > 0:
+        rules.append((MIN_CASES, total < 2 * s.min_branch_cases - SIZE_TOLERANCE))
+    if s.min_purity is not None and not encoded.is_regression:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rules.append((MIN_PURITY, stats.max(axis=1) / total >= s.min_purity))
+    if not s.reuse_attributes:
+        rules.append((NO_ATTRIBUTES, level.used.all(axis=1)))
+    stop = np.full(level.size, -1)
+    for code, applies in reversed(rules):  # the first rule that applies wins
+        stop = np.where(applies, code, stop)
+    return stop
+
+
+def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray):
+    """Each attribute's competing candidate at every active node: Bests of shape (L, A), and
+    the blocks scored in Python (node, attribute) -> Block."""
+    encoded, s = plan.encoded, plan.settings
+    L, A = level.size, len(encoded.attributes)
+    index = np.full((L, A), -1, dtype=np.int64)
+    score, gain = np.zeros((L, A)), np.zeros((L, A))
+    reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
+    ties = np.zeros((L, A), dtype=np.int64)
+    thresholds = np.full((L, A), np.nan)
+    cut_at = np.full((L, A), -1, dtype=np.int64)
+    unit = not (level.w != 1.0).any()
+    rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
+    if plan.threshold:
+        T = len(plan.threshold)
+        out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
+               np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
+               np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
+        if encoded.is_regression:
+            kernels.scan_thresholds_regression(level.starts, level.ends, active, level.order, level.vals, level.ypos,
+                                               level.w, unit, float(s.min_samples_leaf), *out)
+        else:
+            kernels.scan_thresholds(level.starts, level.ends, active, level.order, level.vals, level.cls, level.w,
+                                    unit, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
+                                    float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
+                                    bool(s.threshold_correction), plan.xlogx, *out)
+        cols = plan.threshold
+        index[:, cols], cut_at[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:6]
+        ties[:, cols] = out[7]
+    if plan.multiway:
+        out = [np.full((L, len(plan.multiway)), -1, dtype=np.int64), np.zeros((L, len(plan.multiway))),
+               np.zeros((L, len(plan.multiway))), np.full((L, len(plan.multiway)), ONE_BRANCH, dtype=np.int64)]
+        kernels.scan_multiway(level.starts, level.ends, active, plan.mw_codes, plan.n_values, level.rows, level.w,
+                              level.cls, encoded.factor, encoded.sized, rank_by, float(s.min_samples_leaf),
+                              float(s.min_branch_cases), *out)
+        cols = plan.multiway
+        index[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out
+        ties[:, cols] = np.where(out[0] >= 0, 1, 0)
+    blocks = {}
+    if plan.python:
+        n_classes = max(len(encoded.classes), 1)
+        for i in np.flatnonzero(active):
+            rows = level.rows[level.starts[i]:level.ends[i]].astype(np.int64)
+            weights = level.w[level.starts[i]:level.ends[i]]
+            channels = encoded.channels(rows, weights)
+            summary = channels.sum(axis=1)
+            for j in plan.python:
+                block = attribute_block(encoded, encoded.attributes[j], rows, channels, summary, s)
+                ok, why = split_limits(s, block.stats, n_classes, block.kind)
+                correction = correction_of(s, block, ok, float(node_size[i]))
+                if correction:
+                    block = replace(block, stats=block.stats.with_correction(correction))
+                best: AttributeBest = block_best(s, block, ok, why, False)
+                index[i, j], score[i, j], gain[i, j], reason[i, j], ties[i, j] = \
+                    best.index, best.score, best.gain, best.reason, best.ties
+                blocks[(i, j)] = block
+    if not s.reuse_attributes:
+        blocked = level.used & plan.blocks_reuse[None, :]
+        index[blocked], reason[blocked] = -1, USED
+    index[~active] = -1
+    return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, cut_at, blocks
+
+
+def _stops_after(settings, bests: Bests, winner: np.ndarray) -> np.ndarray:
+    """Leaves decided by the scores: no candidate qualifies, or the best gain is too small."""
+    stop = np.full(len(winner), -1)
+    none = winner < 0
+    reasons = bests.reason
+    unsplittable = (reasons == ONE_BRANCH) | (reasons == NO_KNOWN) | (reasons == USED)
+    basic = unsplittable.all(axis=1)
+    small = (unsplittable | (reasons == SMALL_LEAF)).all(axis=1)
+    stop = np.where(none, np.where(basic, IDENTICAL, np.where(small, MIN_LEAF, NO_VALID_SPLIT)), stop)
+    chosen_gain = np.where(none, 0.0, bests.gain[np.arange(len(winner)), np.maximum(winner, 0)])
+    if settings.stop_at_zero_gain:
+        stop = np.where(~none & (chosen_gain <= TIE), ZERO_GAIN, stop)
+    if settings.min_gain > 0:
+        stop = np.where(~none & (stop < 0) & (chosen_gain <= settings.min_gain), MIN_GAIN, stop)
+    return stop
+
+
+@dataclass(eq=False)
+class _Decision:
+    stats: np.ndarray
+    shown: dict
+    stop: np.ndarray  # (L,) -1: split, else the rule that made the node a leaf
+    bests: Bests
+    thresholds: np.ndarray
+    cut_at: np.ndarray  # (L, A): where each attribute's best cut lies in its sorted segment
+    blocks: dict
+    choice: object
+    winner: np.ndarray
+
+
+def _decide(plan: _Plan, level: _Level) -> _Decision:
+    """Every node of the level: its statistics, and split or leaf (and which rule)."""
+    encoded, s = plan.encoded, plan.settings
+    stats = _node_stats(encoded, level)
+    shown = summarize_many(stats, level.fallback, encoded.is_regression, encoded.class_factor, s.impurity)
+    stop = _stops_before(plan, level, stats, shown)
+    active = stop < 0
+    node_size = stats[:, 0] if encoded.is_regression else stats.sum(axis=1)
+    bests, thresholds, cut_at, blocks = _score(plan, level, active, node_size)
+    choice = choose(bests, s)
+    winner = np.where(active, choice.attribute, -1)
+    stop = np.where(active, _stops_after(s, bests, winner), stop)
+    return _Decision(stats, shown, stop, bests, thresholds, cut_at, blocks, choice, winner)
+
+
+def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=frozenset()):
+    """Each attribute's competing candidate at the node made of `rows` (with `weights`), as the
+    engine scores it: Bests of shape (1, A) and the best cuts' thresholds (for comparing with
+    `splits.evaluate`, the definitions)."""
+    plan = _Plan(encoded, settings)
+    rows = np.asarray(rows, dtype=np.int32)
+    weights = np.asarray(weights, dtype=float)
+    n = len(rows)
+    order = np.empty((len(plan.threshold), n), dtype=np.int32)
+    vals = np.empty((len(plan.threshold), n))
+    for i, j in enumerate(plan.threshold):
+        values = encoded.numeric(encoded.attributes[j])[rows]
+        order[i] = sorted_order(values)
+        vals[i] = values[order[i]]
+    k = 1 if encoded.is_regression else len(encoded.classes)
+    cls = np.zeros(n, np.int8) if encoded.is_regression else encoded.y[rows].astype(np.int32)
+    ypos = encoded.y[rows].astype(float) if encoded.is_regression else np.zeros(0)
+    mask = np.array([[a in used for a in encoded.attributes]])
+    level = _Level(np.array([0]), np.array([n]), rows, weights.copy(), cls, ypos, order, vals, np.array([-1]),
+                   np.array([-1]), np.array([0]), mask, np.full((1, k), 1.0 / k))
+    size = np.array([weights.sum()])
+    bests, thresholds, _, _ = _score(plan, level, np.array([True]), size)
+    return bests, thresholds
+
+
+def root_splits(encoded, settings) -> bool:
+    """Whether the root is split (no stopping rule makes it a leaf)."""
+    plan = _Plan(encoded, settings)
+    return bool(_decide(plan, _root(plan)).stop[0] < 0)
+
+
+def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
+    encoded, s = plan.encoded, plan.settings
+    L = level.size
+    base = grown.size
+    d = _decide(plan, level)
+    stats, shown, stop, bests, winner, choice = d.stats, d.shown, d.stop, d.bests, d.winner, d.choice
+    split = stop < 0
+    for i in np.flatnonzero((winner >= 0) & ~split):  # the number a min_gain leaf's reason quotes
+        grown.leaf_numbers[base + i] = float(bests.gain[i, winner[i]])
+    tests, n_children = {}, np.zeros(L, dtype=np.int64)
+    at = np.flatnonzero(split)
+    js = winner[at]
+    numbers = zip(bests.score[at, js].tolist(), bests.gain[at, js].tolist(), choice.average_gain[at].tolist(),
+                  bests.ties[at, js].tolist(), choice.tied[at].sum(axis=1).tolist())
+    for i, j, (score, gain, average, ties, n_tied) in zip(at.tolist(), js.tolist(), numbers):
+        test = _test(plan, i, j, int(bests.index[i, j]), d.thresholds, d.blocks)
+        tests[i] = test
+        n_children[i] = len(test.branch_labels)
+        grown.tests[base + i] = test
+        if test.kind == "threshold":
+            grown.midpoints[base + i] = float(d.thresholds[i, j]) if (i, j) not in d.blocks else test.threshold
+        tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
+        grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
+    first_child = np.full(L, -1, dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
+    first_child[split] = base + L + offsets[split]
+    _record(grown, level, stats, stop, first_child)
+    if encoded.is_regression and s.leaf_value == "median":
+        for i in np.flatnonzero(~split & (shown["weight"] > 0)):
+            a, b = level.starts[i], level.ends[i]
+            grown.medians[base + i] = weighted_median(level.ypos[a:b], level.w[a:b])
+    if not split.any():
+        return _empty_level(plan, level)
+    branch = _branches(plan, level, split, tests, d.cut_at, winner)
+    fractions, known = _fractions(level, split, n_children, offsets, branch)
+    for i in np.flatnonzero(split):
+        grown.fractions[base + i] = tuple(float(f) for f in fractions[offsets[i]:offsets[i] + n_children[i]])
+    if s.missing_values == "surrogate":
+        _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
+    kids = int(n_children.sum())
+    shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
+    if shared:  # rows go down several branches: the next level gets buffers of its own
+        child_starts = np.zeros(kids + 1, dtype=np.int64)
+        buffers = kernels.partition_shared(level.starts, level.ends, split, n_children, offsets, fractions, branch,
+                                           level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
+                                           child_starts)
+        starts, ends = child_starts[:-1], child_starts[1:]
+    else:  # each row goes down one branch (or stays): segments reordered in place
+        starts, ends = np.zeros(kids, dtype=np.int64), np.zeros(kids, dtype=np.int64)
+        kernels.partition_in_place(level.starts, level.ends, split, n_children, offsets, branch, level.rows, level.w,
+                                   level.cls, level.ypos, level.order, level.vals, starts, ends)
+        buffers = (level.rows, level.w, level.cls, level.ypos, level.order, level.vals)
+    parent = np.repeat(np.arange(L), n_children) + base
+    branch_index = np.concatenate([np.arange(c) for c in n_children[split]])
+    depth = np.repeat(level.depth + 1, n_children)
+    used = np.repeat(level.used, n_children, axis=0)
+    for i in np.flatnonzero(split):
+        j = int(winner[i])
+        if plan.blocks_reuse[j]:
+            used[offsets[i]:offsets[i] + n_children[i], j] = True
+    inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
+    fallback = np.repeat(inherited, n_children, axis=0)
+    return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback)
+
+
+def _any_unknown(level: _Level, split, branch) -> bool:
+    positions, node = level.positions()
+    return bool((branch[positions][split[node]] == -1).any())
+
+
+def _empty_level(plan: _Plan, level: _Level) -> _Level:
+    none = np.zeros(0, dtype=np.int64)
+    return _Level(none, none, level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
+                  none, none, none, np.zeros((0, level.used.shape[1]), bool), np.zeros((0, level.fallback.shape[1])))
+
+
+def _record(grown: Grown, level: _Level, stats, stop, first_child) -> None:
+    grown.parent.append(level.parent)
+    grown.branch.append(level.branch)
+    grown.depth.append(level.depth)
+    grown.stats.append(stats)
+    grown.stop.append(stop)
+    grown.first_child.append(first_child)
+    grown.size += level.size
+
+
+def _test(plan: _Plan, i: int, j: int, index: int, thresholds, blocks):
+    """The chosen test of node i: attribute j's competing candidate (`index` in its block)."""
+    encoded, s = plan.encoded, plan.settings
+    attribute = encoded.attributes[j]
+    if (i, j) in blocks:
+        return blocks[(i, j)].test(index)
+    if j in plan.threshold:
+        cut = float(thresholds[i, j])
+        if s.threshold_at_data_value:
+            cut = data_value_below(encoded.numeric(attribute), cut)
+        return ThresholdTest(attribute, cut)
+    return MultiwayTest(attribute, encoded.categories(attribute))
+
+
+def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at, winner) -> np.ndarray:
+    """The branch of every position of the split nodes (-1: unknown; -2: not split)."""
+    encoded = plan.encoded
+    L = level.size
+    branch = np.full(len(level.rows), -2, dtype=np.int32)
+    numeric = np.zeros(L, dtype=bool)
+    t_attribute = np.full(L, -1, dtype=np.int64)
+    t_cut = np.zeros(L, dtype=np.int64)
+    c_attribute = np.full(L, -1, dtype=np.int64)
+    map_start = np.zeros(L, dtype=np.int64)
+    maps: list[np.ndarray] = []
+    offset = 0
+    for i, test in tests.items():
+        j = int(winner[i])
+        if isinstance(test, ThresholdTest):
+            numeric[i] = True
+            t_attribute[i] = plan.threshold_row[j]
+            t_cut[i] = cut_at[i, j]
+        else:
+            c_attribute[i] = plan.code_row[j]
+            lookup = value_map(test, encoded.categories(test.attribute))  # routing's rule for a code
+            map_start[i] = offset
+            maps.append(lookup)
+            offset += len(lookup)
+    if numeric.any():
+        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_cut, level.order,
+                                   level.vals, branch)
+    if (split & ~numeric).any():
+        kernels.code_branches(level.starts, level.ends, split & ~numeric, c_attribute, map_start,
+                              np.concatenate(maps), level.rows, plan.codes, branch)
+    return branch
+
+
+def _fractions(level: _Level, split, n_children, offsets, branch):
+    """Each child's share of its parent's known weight (C4.5's r~_v), and that known weight,
+    indexed by child."""
+    kids = int(n_children.sum())
+    weight = np.zeros(kids)
+    kernels.branch_weights(level.starts, level.ends, split, offsets, branch, level.w, weight)
+    totals = np.repeat(np.add.reduceat(weight, offsets[split]) if kids else np.zeros(0), n_children[split])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight
+
+
+def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets, grown: Grown, base: int):
+    """CART: rows missing the primary value follow the first surrogate that can place them,
+    else the side with more known weight; on a tie they stay at the node (rpart)."""
+    encoded, s = plan.encoded, plan.settings
+    for i in np.flatnonzero(split):
+        left, right = known[offsets[i]], known[offsets[i] + 1]
+        majority = (0 if left > right else 1) if left != right else -1
+        grown.majority[base + i] = majority
+        a, b = level.starts[i], level.ends[i]
+        unknown = branch[a:b] < 0
+        if not unknown.any():
+            continue
+        rows = level.rows[a:b].astype(np.int64)
+        found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], tests[i].attribute, s.max_surrogates)
+        grown.surrogates[base + i] = found
+        placed = branch[a:b].copy()
+        for surrogate in found:
+            still = placed < 0
+            if not still.any():
+                break
+            placed = np.where(still, surrogate_branches(encoded, surrogate, rows), placed)
+        if majority >= 0:
+            placed = np.where(placed < 0, majority, placed)
+        branch[a:b] = placed
+
+
+def weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    """The smallest value with at least half the weight at or below it (the lower median)."""
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    return float(values[order][np.searchsorted(cumulative, cumulative[-1] / 2)])

@@ -1,0 +1,257 @@
+"""A tree written out: Graphviz DOT, indented text, IF-THEN rules and a JSON-ready dict.
+
+Every attribute name, value and class label reaching DOT goes through `html.escape` inside
+an HTML-like label, so no name from a file can break or inject into the DOT source. The DOT is
+written here, as the `graphviz` package would write it, so the core needs no Graphviz at all;
+`to_graphviz` hands the same tree to that package when it is installed (the app's extra).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from typing import TYPE_CHECKING
+
+from .data import label
+
+if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
+    from .tree import Node, Tree
+
+PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
+           "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
+IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy", "mse": "MSE"}
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def escape(text: str) -> str:
+    """Text from a file made safe inside an HTML-like DOT label: markup escaped, and control
+    characters (which Graphviz rejects) shown as spaces."""
+    return html.escape(CONTROL.sub(" ", str(text)))
+
+
+def class_color(tree: Tree, cls: str) -> str:
+    return PALETTE[tree.classes.index(cls) % len(PALETTE)]
+
+
+def _counts(tree: Tree, node: Node) -> str:
+    if tree.is_regression:
+        return f"mean {label(round(node.value, 4))}" if node.n > 0 else "no rows"
+    parts = [f"{label(round(w, 2))} {c}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
+    return ", ".join(parts) if parts else "no rows"
+
+
+def _label(tree: Tree, node: Node) -> str:
+    e = escape
+    impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {node.impurity:.3f}"
+    size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
+    if node.status == "split":
+        title = f"<B>{e(node.test.attribute)}</B>"
+        if node.test.kind == "threshold":
+            title = f"<B>{e(node.test.describe())}</B>"
+    elif node.status == "pending":
+        title = "<I>not decided yet</I>"
+    else:
+        title = f"<B>{e(tree.target)} = {e(node.prediction)}</B>"
+    return f"<{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
+
+
+GRAPH = {"nodesep": "0.3", "rankdir": "TB", "ranksep": "0.45"}
+NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rounded,filled"}
+EDGE = {"fontname": "Helvetica", "fontsize": "11"}
+
+
+def _nodes(tree: Tree, highlight: int | None):
+    """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
+    every edge, in the order the DOT lists them."""
+    for node in tree.root.walk():  # walk() keeps its own stack: any depth
+        attributes = {"fillcolor": "white"}
+        if node.status == "leaf":
+            attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
+        elif node.status == "pending":
+            attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
+        if node.id == highlight:
+            attributes.update(color="#d62728", penwidth="3")
+        yield "node", (f"n{node.id}", _label(tree, node), attributes)
+        for child in node.children:
+            yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
+
+
+_ID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_NUMERAL = re.compile(r"^-?(\.[0-9]+|[0-9]+(\.[0-9]*)?)$")
+_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+def _quote(value: str) -> str:
+    """A DOT attribute value: HTML-like labels, names and numbers as they are, else in quotes."""
+    if value.startswith("<") and value.endswith(">") or _NUMERAL.match(value):
+        return value
+    if _ID.match(value) and value.lower() not in _KEYWORDS:
+        return value
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def _attributes(attributes: dict, label: str | None = None) -> str:
+    parts = [f"label={_quote(label)}"] if label is not None else []
+    parts += [f"{key}={_quote(value)}" for key, value in sorted(attributes.items())]
+    return "[" + " ".join(parts) + "]"
+
+
+def to_dot(tree: Tree, highlight: int | None = None) -> str:
+    """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
+    is a node id drawn with a thick red border."""
+    lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
+             f"\tedge {_attributes(EDGE)}"]
+    for kind, item in _nodes(tree, highlight):
+        if kind == "node":
+            name, label, attributes = item
+            lines.append(f"\t{name} {_attributes(attributes, label)}")
+        else:
+            tail, head, label = item
+            lines.append(f"\t{tail} -> {head} {_attributes({}, label)}")
+    return "\n".join(lines) + "\n}\n"
+
+
+def to_graphviz(tree: Tree, highlight: int | None = None):
+    """The tree as a `graphviz.Digraph` (needs the graphviz package: the app's extra)."""
+    import graphviz  # an optional package: the core writes DOT without it
+
+    dot = graphviz.Digraph("tree", graph_attr=GRAPH, node_attr=NODE, edge_attr=EDGE)
+    for kind, item in _nodes(tree, highlight):
+        if kind == "node":
+            name, label, attributes = item
+            dot.node(name, label, **attributes)
+        else:
+            tail, head, label = item
+            dot.edge(tail, head, label=label)
+    return dot
+
+
+INDENT_LEVELS = 40  # deeper lines write their level as a number instead of more bars
+
+
+def to_text(tree: Tree) -> str:
+    """Indented text in the style of Weka's J48: `attribute = value: class (n/errors)`.
+    Beyond 40 levels the bars give way to the level's number (`|40| x <= 3`), so that a very
+    deep tree's text grows with its size, not with the square of its depth.
+
+    >>> from dtlearn import fit, load_dataset
+    >>> print(fit(load_dataset("tennis"), "id3").to_text().splitlines()[0])
+    outlook = Sunny
+    """
+    root = tree.root
+    if root.is_leaf:
+        return f": {_leaf_text(root)}"
+    lines: list[str] = []
+    stack = _children_lines(root, 0)
+    while stack:
+        node, level, head = stack.pop()
+        if node.is_leaf:
+            lines.append(f"{head}: {_leaf_text(node)}")
+        else:
+            lines.append(head)
+            stack.extend(_children_lines(node, level + 1))
+    return "\n".join(lines)
+
+
+def _children_lines(node: Node, level: int) -> list:
+    """(child, level, its line's head) for each child, last first (a stack pops them in order)."""
+    return [(node.children[b], level, _indent(level) + node.test.condition(b))
+            for b in range(len(node.children) - 1, -1, -1)]
+
+
+def _indent(level: int) -> str:
+    return "|   " * level if level <= INDENT_LEVELS else f"|{level}|   "
+
+
+def leaf_errors(node: Node) -> float:
+    """Training errors of a leaf: the weight not of its class (0 for regression)."""
+    return node.n - max(node.class_weights) if node.class_weights else 0.0
+
+
+def _leaf_text(node: Node) -> str:
+    if node.status == "pending":
+        return "? (not decided yet)"
+    errors = leaf_errors(node)
+    n = label(round(node.n, 2))
+    return f"{node.prediction} ({n}/{label(round(errors, 2))})" if errors > 1e-9 else f"{node.prediction} ({n})"
+
+
+def rules(tree: Tree) -> list[str]:
+    """One IF-THEN rule per leaf, conditions from the root down; the tests of one numeric
+    attribute on a path are merged into one interval (`3 < x <= 5`), and repeated tests of a
+    categorical attribute into the last (narrowest) one, so a rule has one condition per attribute.
+
+    >>> from dtlearn import fit, load_dataset
+    >>> fit(load_dataset("tennis"), "id3").rules()[0]
+    'IF outlook = Sunny AND humidity = High THEN play = No (3 rows)'
+    """
+    lines = []
+    stack = [(tree.root, {})]
+    while stack:
+        node, conditions = stack.pop()
+        if node.is_leaf:
+            condition = " AND ".join(_condition(a, c) for a, c in conditions.items()) or "TRUE"
+            outcome = "?" if node.status == "pending" else node.prediction
+            lines.append(f"IF {condition} THEN {tree.target} = {outcome} ({label(round(node.n, 2))} rows)")
+            continue
+        test = node.test
+        for b in range(len(node.children) - 1, -1, -1):
+            below = dict(conditions)
+            if test.kind == "threshold":
+                low, high = below[test.attribute] if isinstance(below.get(test.attribute), tuple) else (None, None)
+                if b == 0:
+                    high = test.threshold if high is None else min(high, test.threshold)
+                else:
+                    low = test.threshold if low is None else max(low, test.threshold)
+                below[test.attribute] = (low, high)
+            else:
+                below[test.attribute] = test.condition(b)
+            stack.append((node.children[b], below))
+    return lines
+
+
+def _condition(attribute: str, condition) -> str:
+    if not isinstance(condition, tuple):
+        return condition
+    low, high = condition
+    if low is None:
+        return f"{attribute} <= {label(high)}"
+    if high is None:
+        return f"{attribute} > {label(low)}"
+    return f"{label(low)} < {attribute} <= {label(high)}"
+
+
+def to_dict(tree: Tree) -> dict:
+    """The tree as plain dicts and lists (JSON-serialisable; a very deep tree nests as deep)."""
+    return {
+        "target": tree.target,
+        "classes": list(tree.classes),
+        "algorithm": tree.algorithm,
+        "settings": tree.settings.to_dict(),
+        "steps": len(tree.steps),
+        "total_steps": tree.total_steps,
+        "root": _node_dicts(tree.root),
+    }
+
+
+def _node_dicts(root: Node) -> dict:
+    made: dict[int, dict] = {}
+    for node in reversed(list(root.walk())):
+        made[node.id] = {
+            "id": node.id,
+            "depth": node.depth,
+            "status": node.status,
+            "n": node.n,
+            "class_weights": list(node.class_weights),
+            "prediction": node.prediction,
+            "impurity": node.impurity,
+            "leaf_reason": node.leaf_reason,
+            "step": node.step,
+            "test": node.test.to_dict() if node.test else None,
+            "branches": list(node.test.branch_labels) if node.test else [],
+            "children": [made.pop(child.id) for child in node.children],
+        }
+    return made[root.id]

@@ -1,0 +1,556 @@
+"""Pruning, recorded step by step like growth. Each method returns a new Tree whose steps are
+the grown tree's steps followed by the pruning trace (`tree.pruning_steps`), so replaying
+`tree.at_step(k)` shows the tree being pruned one decision at a time.
+
+- validation_prepruning (Mitchell 1997, 3.7.1): in growth order, keep a split only if it makes
+  fewer validation errors than the node as a leaf; on a tie the split is refused (a leaf is
+  simpler).
+- reduced_error (Quinlan 1987): repeatedly replace by a leaf the subtree whose removal gains
+  the most validation accuracy, while accuracy does not drop.
+- pessimistic (C4.5 / Weka's J48; Quinlan 1993): bottom-up, compare upper confidence bounds
+  U_CF(E, N) of the errors of a leaf, of the subtree and of its largest branch (subtree raising).
+- cost_complexity (Breiman et al. 1984): the weakest-link sequence of subtrees.
+
+Rows reach nodes through `routing`, as in prediction; no walk recurses. The choice of alpha by
+cross-validation, which grows trees, is `api.cost_complexity_cv`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from .data import Dataset, label
+from .encoding import codes_for
+from .routing import branches, node_totals
+from .steps import Growth
+from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree
+
+METHODS = ("validation_prepruning", "reduced_error", "pessimistic", "cost_complexity")
+SHOWN = 30  # a step's details list at most this many nodes' numbers (the smallest g, the best prunes)
+
+
+@dataclass(eq=False)
+class _Work:
+    """A mutable copy of a node while a pruning method works on it."""
+
+    node: Node
+    children: list = field(default_factory=list)
+    test: object = None
+    fractions: tuple = ()
+    rows: np.ndarray | None = None  # training rows reaching it (pessimistic pruning)
+    weights: np.ndarray | None = None  # and their weights
+
+    @property
+    def id(self) -> int:
+        return self.node.id
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    def walk(self):
+        stack = [self]
+        while stack:
+            work = stack.pop()
+            yield work
+            stack.extend(reversed(work.children))
+
+    def leaves(self):
+        return (w for w in self.walk() if w.is_leaf)
+
+
+def _work(root: Node) -> _Work:
+    """A _Work copy of a tree, built without recursion."""
+    made = {}
+    order = list(root.walk())
+    for node in reversed(order):
+        made[node.id] = _Work(node, [made.pop(c.id) for c in node.children], node.test, node.branch_fractions)
+    return made[root.id]
+
+
+def prune(tree: Tree, method: str, **options) -> Tree:
+    """A pruned copy of `tree` whose `.pruning_steps` is the trace of `method` (alpha given;
+    `api.prune` also chooses alpha by cross-validation)."""
+    if method not in METHODS:
+        raise ValueError(f"Unknown pruning method '{method}'. Choose one of: {', '.join(METHODS)}.")
+    if not tree.is_complete:
+        raise ValueError("Prune a complete tree, not a partial one (tree.at_step(k)).")
+    run = {"validation_prepruning": validation_prepruning, "reduced_error": reduced_error,
+           "pessimistic": pessimistic, "cost_complexity": cost_complexity}[method]
+    return run(tree, **options)
+
+
+def with_steps(tree: Tree, new_steps: list[Step], info: dict) -> Tree:
+    steps = tree.steps + tuple(new_steps)
+    return replace(tree, steps=steps, total_steps=len(steps), pruning=info)
+
+
+def _step(tree: Tree, number: int, work: _Work, action: str, reason: str, details: dict, **extra) -> Step:
+    node = work.node
+    origin = node.source.origin if node.source is not None else None
+    return Step(number=number, node_id=work.id, parent_id=None, branch=node.branch, depth=node.depth,
+                class_weights=node.class_weights, prediction=node.prediction, impurity=node.impurity,
+                weight=node.weight, value=node.value, action=action, stop=action if action != KEEP else None,
+                reason=reason, details=details, origin=origin, **extra)
+
+
+def _parents(root: _Work) -> dict:
+    return {child.id: work.id for work in root.walk() for child in work.children}
+
+
+# --- validation data at every node ----------------------------------------------------------
+
+def _validation_frame(tree: Tree, validation) -> pd.DataFrame:
+    frame = validation.frame if isinstance(validation, Dataset) else validation
+    if not isinstance(frame, pd.DataFrame) or tree.target not in frame.columns:
+        raise ValueError(f"Give validation rows as a Dataset or DataFrame with the target column '{tree.target}'.")
+    if len(frame) == 0:
+        raise ValueError("The validation set is empty: choose a larger validation fraction.")
+    return tree.prepare(frame)
+
+
+class _Losses:
+    """Validation loss of each node as a leaf: misclassified weight (regression: squared error),
+    from the validation rows routed down the grown tree as in prediction."""
+
+    def __init__(self, tree: Tree, validation) -> None:
+        frame = _validation_frame(tree, validation)
+        flat, rows = tree.encoded_rows(frame)
+        self.total = float(len(frame))
+        self.regression = tree.is_regression
+        self.classes = tree.classes
+        if self.regression:
+            y = pd.to_numeric(frame[tree.target], errors="coerce").to_numpy(dtype=float)
+            zero = np.zeros(len(y), dtype=np.int64)
+            moments = [node_totals(flat, rows, zero, 1, weights=m) for m in (np.ones(len(y)), y, y * y)]
+            self.moments = {i: tuple(float(m[i][0]) for m in moments) for i in moments[0]}
+        else:
+            k = len(tree.classes)
+            y = codes_for(frame[tree.target], tree.classes)
+            self.weights = node_totals(flat, rows, np.where(y < 0, k, y), k + 1)  # column k: unseen classes
+
+    def counts(self, work: _Work) -> dict:
+        """Validation class weights at the node, for the trace."""
+        if self.regression:
+            return {"n": round(self.moments[work.id][0], 6)}
+        w = self.weights[work.id]
+        return {c: round(float(w[i]), 6) for i, c in enumerate(self.classes)}
+
+    def leaf(self, work: _Work) -> float:
+        if self.regression:
+            n, s, q = self.moments[work.id]
+            v = work.node.value
+            return float(max(q - 2 * v * s + v * v * n, 0.0))
+        w = self.weights[work.id]
+        return float(w.sum() - w[self.classes.index(work.node.prediction)])
+
+    def accuracy(self, errors: float) -> float:
+        """Validation accuracy (regression: validation mean squared error) for these errors."""
+        return errors / self.total if self.regression else 1.0 - errors / self.total
+
+    @property
+    def score_name(self) -> str:
+        return "validation MSE" if self.regression else "accuracy"
+
+
+def _subtree_losses(root: _Work, losses: _Losses) -> dict:
+    """Each node's subtree loss (its leaves' losses), bottom-up."""
+    below: dict[int, float] = {}
+    for work in reversed(list(root.walk())):
+        below[work.id] = losses.leaf(work) if work.is_leaf else sum(below[c.id] for c in work.children)
+    return below
+
+
+# --- 1. pre-pruning on a validation set -------------------------------------------------------
+
+def validation_prepruning(tree: Tree, validation) -> Tree:
+    """Mitchell (1997): before each split (in growth order) compare the validation errors with
+    the node as a leaf and with the split (its children as leaves); split only if the split
+    makes strictly fewer errors. A refused split's subtree is never grown."""
+    root = _work(tree.root)
+    losses = _Losses(tree, validation)
+    order = {step.node_id: step.number for step in tree.steps}
+    parent = _parents(root)
+    internal = sorted((w for w in root.walk() if not w.is_leaf), key=lambda w: order[w.id])
+    refused: set[int] = set()
+    errors = losses.leaf(root)  # the tree so far: only the root, as a leaf
+    steps, number = [], len(tree.steps)
+    for work in internal:
+        if _below_refused(work.id, parent, refused):
+            continue
+        as_leaf = losses.leaf(work)
+        split = sum(losses.leaf(child) for child in work.children)
+        before, after = losses.accuracy(errors), losses.accuracy(errors - as_leaf + split)
+        details = {"validation_counts": losses.counts(work), "errors_as_leaf": as_leaf,
+                   "errors_with_split": split, "accuracy_without_split": before, "accuracy_with_split": after}
+        number += 1
+        if split < as_leaf:
+            errors += split - as_leaf
+            steps.append(_step(tree, number, work, KEEP, (
+                f"Splitting on {work.test.attribute} lowers validation errors from {_n(as_leaf)} to {_n(split)} "
+                f"({losses.score_name} {before:.3f} -> {after:.3f}): the split is made."), details))
+        else:
+            refused.add(work.id)
+            steps.append(_step(tree, number, work, PRUNE, (
+                f"Splitting on {work.test.attribute} would give {_n(split)} validation errors instead of "
+                f"{_n(as_leaf)} ({losses.score_name} {before:.3f} -> {after:.3f}): no improvement, so the node stays a "
+                "leaf (pre-pruning; a tie also keeps the leaf)."), details))
+    return with_steps(tree, steps, {"method": "validation_prepruning"})
+
+
+def _below_refused(node_id: int, parent: dict, refused: set) -> bool:
+    while node_id in parent:
+        node_id = parent[node_id]
+        if node_id in refused:
+            return True
+    return False
+
+
+# --- 2. reduced-error pruning ---------------------------------------------------------------
+
+def reduced_error(tree: Tree, validation) -> Tree:
+    """Quinlan (1987): repeatedly evaluate pruning each internal node (its subtree becomes a
+    leaf predicting the node's training majority) on the validation set and make the prune
+    that most improves validation accuracy, as long as accuracy does not drop.
+    Ties: the prune removing more nodes, then the node first in growth order."""
+    root = _work(tree.root)
+    losses = _Losses(tree, validation)
+    order = {step.node_id: step.number for step in tree.steps}
+    steps, number = [], len(tree.steps)
+    while not root.is_leaf:
+        below = _subtree_losses(root, losses)
+        sizes = _subtree_sizes(root)
+        options = [(below[w.id] - losses.leaf(w), sizes[w.id], -order[w.id], w)
+                   for w in root.walk() if not w.is_leaf]
+        gain, _, _, best = max(options, key=lambda o: o[:3])
+        if gain < -1e-12:
+            break
+        number += 1
+        errors = below[root.id]
+        before, after = losses.accuracy(errors), losses.accuracy(errors - gain)
+        ranked = sorted(options, key=lambda o: (-o[0], -o[1], -o[2]))[:SHOWN]
+        details = {"validation_counts": losses.counts(best), "errors_as_leaf": losses.leaf(best),
+                   "errors_of_subtree": below[best.id], "accuracy_before": before, "accuracy_after": after,
+                   "candidates": {o[3].id: round(o[0], 6) for o in ranked}}
+        steps.append(_step(tree, number, best, PRUNE, (
+            f"Replacing the subtree by a leaf ({best.node.prediction}) changes validation errors from "
+            f"{_n(below[best.id])} to {_n(losses.leaf(best))}: {losses.score_name} {before:.3f} -> {after:.3f}, "
+            "the best prune available (reduced-error pruning)."), details))
+        best.children = []
+    return with_steps(tree, steps, {"method": "reduced_error"})
+
+
+def _subtree_sizes(root: _Work) -> dict:
+    sizes: dict[int, int] = {}
+    for work in reversed(list(root.walk())):
+        sizes[work.id] = 1 + sum(sizes[c.id] for c in work.children)
+    return sizes
+
+
+# --- 3. pessimistic pruning (C4.5 / J48) ----------------------------------------------------
+
+def added_errors(n: float, e: float, confidence: float = 0.25) -> float:
+    """U_CF(E, N) - E: the extra errors of C4.5's upper confidence bound (Quinlan 1993; as
+    Weka's Stats.addErrs, with its interpolations for E < 1 and E close to N).
+
+    >>> round(added_errors(6, 0), 4)   # N (1 - CF^(1/N)) = 6 (1 - 0.25^(1/6))
+    1.2378
+    """
+    if confidence > 0.5:
+        return 0.0
+    if e < 1:
+        base = n * (1 - confidence ** (1 / n))
+        return base if e == 0 else base + e * (added_errors(n, 1, confidence) - base)
+    if e + 0.5 >= n:
+        return max(n - e, 0.0)
+    z = NormalDist().inv_cdf(1 - confidence)
+    f = (e + 0.5) / n
+    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n)
+    return float(r * n - e)
+
+
+def _estimated(weights: np.ndarray, confidence: float) -> float:
+    total = float(weights.sum())
+    if total <= 1e-6:
+        return 0.0
+    wrong = total - float(weights.max())
+    return wrong + added_errors(total, wrong, confidence)
+
+
+class _Training:
+    """The training rows as pessimistic pruning re-sorts them (J48's resetDistribution)."""
+
+    def __init__(self, tree: Tree) -> None:
+        if tree.data is None:
+            raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
+        origin = tree.steps[0].origin if tree.steps and tree.steps[0].origin is not None else None
+        origin = origin or Growth(tree.data, tree.settings, tree.class_factor, tree.task)
+        self.encoded = origin.encoded
+        self.k = len(tree.classes)
+
+    def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.encoded.y[rows], weights=weights, minlength=self.k).astype(float)
+
+    def split(self, work: _Work, rows: np.ndarray, weights: np.ndarray, keep_shares: bool):
+        """The rows and weights each child of `work` receives; the shares of the known weight
+        are recomputed from these rows (and stored when `keep_shares`). Without an unknown value
+        the children's arrays are views of the node's (sorted in place by branch)."""
+        branch = branches(self.encoded, work.test, rows)
+        n_children = len(work.children)
+        known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0], minlength=n_children)
+        shares = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
+        if keep_shares:
+            work.fractions = shares
+        if not (branch < 0).any():
+            order = np.argsort(branch, kind="stable")
+            rows[:] = rows[order]
+            weights[:] = weights[order]
+            bounds = np.searchsorted(branch[order], np.arange(n_children + 1))
+            return [(rows[a:b], weights[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+        unknown = branch < 0
+        parts = []
+        for b in range(n_children):
+            keep = (branch == b) | (unknown & (shares[b] > 0))
+            parts.append((rows[keep].copy(), np.where(unknown, weights * shares[b], weights)[keep]))
+        return parts
+
+    def assign(self, work: _Work, rows: np.ndarray, weights: np.ndarray) -> None:
+        """Sort rows down a subtree, recording each node's rows and its shares."""
+        stack = [(work, rows, weights)]
+        while stack:
+            node, node_rows, node_weights = stack.pop()
+            node.rows, node.weights = node_rows, node_weights
+            if node.is_leaf:
+                continue
+            parts = self.split(node, node_rows, node_weights, keep_shares=True)
+            stack.extend((child, r, w) for child, (r, w) in zip(node.children, parts))
+
+    def branch_errors(self, work: _Work, rows: np.ndarray, weights: np.ndarray, cf: float) -> float:
+        """Estimated errors if all of `rows` were sorted through this subtree (J48's
+        getEstimatedErrorsForBranch), without changing it."""
+        total = 0.0
+        stack = [(work, rows.copy(), weights.copy())]
+        while stack:
+            node, node_rows, node_weights = stack.pop()
+            if node.is_leaf:
+                total += _estimated(self.class_weights(node_rows, node_weights), cf)
+                continue
+            parts = self.split(node, node_rows, node_weights, keep_shares=False)
+            stack.extend((child, r, w) for child, (r, w) in zip(node.children, parts))
+        return total
+
+
+def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = True) -> Tree:
+    """C4.5's pruning as Weka's J48 does it: bottom-up, a node becomes a leaf when the leaf's
+    estimated errors N*U_CF(E, N) are at most those of its subtree (and of its largest branch,
+    + 0.1), and is replaced by its largest branch when that branch (with all of the node's
+    training rows re-sorted into it) is estimated to err no more than the subtree."""
+    if tree.is_regression:
+        raise ValueError("Pessimistic (C4.5) pruning is for classification trees.")
+    if not 0 < confidence <= 0.5:
+        raise ValueError("The confidence CF must be in (0, 0.5]; C4.5's default is 0.25.")
+    training = _Training(tree)
+    root = _work(tree.root)
+    n = training.encoded.n_rows
+    training.assign(root, np.arange(n), np.ones(n))
+    steps: list[Step] = []
+    stack = [(root, False)]
+    while stack:  # post-order: a node after its children; a raised node again
+        work, ready = stack.pop()
+        if work.is_leaf:
+            continue
+        if not ready:
+            stack.append((work, True))
+            stack.extend((child, False) for child in reversed(work.children))
+            continue
+        if _pessimistic_step(tree, work, training, confidence, subtree_raising, steps):
+            stack.append((work, False))
+    return with_steps(tree, steps, {"method": "pessimistic", "confidence": confidence,
+                                    "subtree_raising": subtree_raising})
+
+
+def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps) -> bool:
+    """Decide one node (its children decided); True when a branch was raised into its place."""
+    here = training.class_weights(work.rows, work.weights)
+    child_sizes = [float(training.class_weights(c.rows, c.weights).sum()) for c in work.children]
+    largest = int(np.argmax(child_sizes))
+    leaf = _estimated(here, cf)
+    subtree = sum(_estimated(training.class_weights(w.rows, w.weights), cf) for w in work.leaves())
+    branch = training.branch_errors(work.children[largest], work.rows, work.weights, cf) if raising else float("inf")
+    n, e = float(here.sum()), float(here.sum() - here.max())
+    details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
+               "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,
+               "confidence": cf}
+    number = len(tree.steps) + len(steps) + 1
+    if leaf <= subtree + 0.1 and leaf <= branch + 0.1:
+        work.children = []
+        steps.append(_step(tree, number, work, PRUNE, (
+            f"As a leaf the node's estimated errors are {leaf:.3f} (N = {_n(n)}, E = {_n(e)}, "
+            f"U_CF = {details['U_CF']:.3f}), not more than the subtree's {subtree:.3f} (+0.1): "
+            "the subtree is replaced by a leaf."), details))
+        return False
+    if branch <= subtree + 0.1:
+        raised = work.children[largest]
+        work.test, work.children = raised.test, raised.children
+        work.fractions = raised.fractions
+        training.assign(work, work.rows, work.weights)
+        new_stats = tuple((w.id, tuple(training.class_weights(w.rows, w.weights)), w.fractions if not w.is_leaf else ())
+                          for w in work.walk())
+        steps.append(_step(tree, number, work, RAISE, (
+            f"The largest branch, with all {_n(n)} rows of this node re-sorted into it, is estimated to make "
+            f"{branch:.3f} errors, not more than the subtree's {subtree:.3f} (+0.1): it is raised into "
+            "this node's place (subtree raising)."), details, raised_child=raised.id, new_stats=new_stats))
+        return True
+    steps.append(_step(tree, number, work, KEEP, (
+        f"The subtree's estimated errors {subtree:.3f} are lower than a leaf's {leaf:.3f}: the subtree stays."),
+        details))
+    return False
+
+
+# --- 4. cost-complexity pruning ----------------------------------------------------------------
+
+def _mass(tree: Tree, node: Node) -> float:
+    """The node's weight as the measures see it: class priors / class weights applied."""
+    if tree.is_regression or tree.class_factor is None:
+        return node.weight
+    return float(np.dot(node.class_weights, tree.class_factor))
+
+
+def _risk(tree: Tree, node: Node, total: float, risk: str) -> float:
+    """R(t) as a share of the root's weight: impurity-weighted (scikit-learn) or
+    misclassification / squared error (Breiman et al., rpart); priors and class weights
+    count as they do in the measures (rpart's altered weights, scikit-learn's sample weights)."""
+    mass = _mass(tree, node)
+    if risk == "impurity" or tree.is_regression:
+        return mass / total * node.impurity  # regression: MSE * w / W = SSE / W
+    adjusted = np.asarray(node.class_weights) * (1.0 if tree.class_factor is None else np.asarray(tree.class_factor))
+    return (mass - float(adjusted.max(initial=0.0))) / total
+
+
+@dataclass(frozen=True)
+class WeakestLink:
+    alpha: float  # g(t) of the pruned node
+    node: Node
+    g: dict  # the smallest g(t) of the internal nodes at that moment (at most SHOWN of them)
+    risk_node: float  # R(t)
+    risk_subtree: float  # R(T_t)
+    leaves: int  # |leaves(T_t)|
+
+
+def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
+    """The weakest-link sequence (Breiman et al. 1984): prune, one at a time, the internal node
+    with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1). Ties in g go to the node
+    first in growth order. Nodes are kept in pre-order, so a subtree is a range and a node's
+    ancestors are the ranges holding it: each prune updates them with whole-array operations."""
+    if risk not in ("impurity", "error"):
+        raise ValueError("risk must be 'impurity' (scikit-learn) or 'error' (misclassification, rpart).")
+    nodes = list(tree.root.walk())
+    position = {node.id: i for i, node in enumerate(nodes)}
+    end = np.arange(len(nodes))  # last position inside each node's subtree
+    for i in range(len(nodes) - 1, -1, -1):
+        if nodes[i].children:
+            end[i] = end[position[nodes[i].children[-1].id]]
+    total = _mass(tree, tree.root)
+    own = np.array([_risk(tree, node, total, risk) for node in nodes])
+    leaf = np.array([node.is_leaf for node in nodes])
+    below = np.where(leaf, own, 0.0)
+    leaves = leaf.astype(np.int64)
+    for i in range(len(nodes) - 1, -1, -1):  # subtree sums, children before parents
+        if nodes[i].children:
+            kids = [position[c.id] for c in nodes[i].children]
+            below[i] = below[kids].sum()
+            leaves[i] = leaves[kids].sum()
+    grown_order = {step.node_id: step.number for step in tree.steps}
+    order = np.array([grown_order.get(node.id, 0) for node in nodes])
+    start = np.arange(len(nodes))
+    internal = ~leaf
+    sequence = []
+    while internal[0]:
+        candidates = np.flatnonzero(internal)
+        g = (own[candidates] - below[candidates]) / (leaves[candidates] - 1)
+        pick = np.lexsort((order[candidates], g))
+        i = int(candidates[pick[0]])
+        alpha = float(g[pick[0]])
+        alpha = alpha if alpha > 1e-12 else 0.0  # rounding noise of a prune that changes nothing
+        shown = {nodes[int(candidates[p])].id: float(g[p]) for p in pick[:SHOWN]}
+        sequence.append(WeakestLink(alpha, nodes[i], shown, float(own[i]), float(below[i]), int(leaves[i])))
+        ancestors = (start < i) & (end >= end[i])
+        below[ancestors] += own[i] - below[i]
+        leaves[ancestors] -= leaves[i] - 1
+        below[i], leaves[i] = own[i], 1
+        internal[i:end[i] + 1] = False
+    return sequence
+
+
+def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:
+    """One row per subtree of the weakest-link sequence (Breiman et al. 1984): `alpha`, the
+    total leaf risk `impurity` (scikit-learn's cost_complexity_pruning_path with
+    risk="impurity"), `n_leaves`, `nodes`, rpart's `cp` = alpha / R(root) and
+    `rel_error` = R(T) / R(root), and the node pruned to reach it."""
+    if not tree.is_complete:
+        raise ValueError("The pruning path needs a complete tree.")
+    total = _mass(tree, tree.root)
+    leaves = list(tree.root.leaves())
+    impurity = sum(_risk(tree, leaf, total, risk) for leaf in leaves)
+    root_risk = _risk(tree, tree.root, total, risk)
+    rows = [{"alpha": 0.0, "impurity": impurity, "n_leaves": len(leaves), "pruned_node": None}]
+    n_leaves = len(leaves)
+    for link in weakest_links(tree, risk):
+        impurity += link.risk_node - link.risk_subtree
+        n_leaves -= link.leaves - 1
+        rows.append({"alpha": link.alpha, "impurity": impurity, "n_leaves": n_leaves, "pruned_node": link.node.id})
+    path = pd.DataFrame(rows)
+    binary = all(len(node.children) in (0, 2) for node in tree.root.walk())
+    path["nodes"] = 2 * path["n_leaves"] - 1 if binary else np.nan
+    path["cp"] = path["alpha"] / root_risk if root_risk > 0 else np.nan
+    path["rel_error"] = path["impurity"] / root_risk if root_risk > 0 else np.nan
+    path["nsplit"] = path["n_leaves"] - 1 if binary else np.nan
+    return path
+
+
+def rpart_cp_table(tree: Tree) -> pd.DataFrame:
+    """rpart's complexity-parameter table (printcp): one row per distinct subtree, CP =
+    alpha / R(root) with misclassification risk, nsplit, rel error = R(T) / R(root); subtrees
+    that tie on alpha are pruned together, as rpart does."""
+    path = cost_complexity_path(tree, risk="error").drop_duplicates("alpha", keep="last")
+    table = path[["cp", "nsplit", "rel_error", "n_leaves", "alpha"]].iloc[::-1].reset_index(drop=True)
+    return table.rename(columns={"cp": "CP", "rel_error": "rel error"})
+
+
+def cost_complexity(tree: Tree, alpha: float, risk: str = "impurity", info: dict | None = None) -> Tree:
+    """Weakest-link pruning up to `alpha`: every prune with g(t) <= alpha."""
+    if alpha is None or not isinstance(alpha, (int, float)) or alpha != alpha:
+        raise ValueError("Give alpha (a number >= 0), or cv (the number of cross-validation folds).")
+    if alpha < 0:
+        raise ValueError("alpha must be >= 0.")
+    info = {"method": "cost_complexity", "risk": risk, **(info or {}), "alpha": alpha}
+    return with_steps(tree, prunes_up_to(tree, weakest_links(tree, risk), alpha), info)
+
+
+def prunes_up_to(tree: Tree, sequence: list[WeakestLink], alpha: float) -> list[Step]:
+    steps, number = [], len(tree.steps)
+    for link in sequence:
+        if link.alpha > alpha + 1e-12:
+            break
+        number += 1
+        details = {"alpha": link.alpha, "R(t)": link.risk_node, "R(T_t)": link.risk_subtree, "leaves": link.leaves,
+                   "g": {i: round(v, 10) for i, v in link.g.items()}}
+        work = _Work(link.node)
+        steps.append(_step(tree, number, work, PRUNE, (
+            f"Weakest link: g(t) = (R(t) - R(T_t)) / (|T_t| - 1) = ({link.risk_node:.4f} - {link.risk_subtree:.4f})"
+            f" / ({link.leaves} - 1) = {link.alpha:.4f} is the smallest, and not above alpha = {alpha:.4f}: the "
+            "subtree becomes a leaf."), details))
+    return steps
+
+
+def fit_options(tree: Tree) -> dict:
+    """The settings the tree was grown with, to grow other trees the same way."""
+    return {name: value for name, value in tree.settings.to_dict().items() if name != "algorithm"}
+
+
+def _n(value: float) -> str:
+    return label(round(float(value), 3))

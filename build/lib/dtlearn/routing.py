@@ -1,0 +1,287 @@
+"""Rows down a tree: the one place that decides which branch a row takes.
+
+The rule: a threshold test sends a value <= t to branch 0, a larger one to branch 1, a missing
+value nowhere (-1); a categorical test maps the value's code through `value_map` (-1: it cannot
+place the value). Induction applies the same rule to a node's rows (`engine` reads it off the
+node's sorted segment, the maps from `value_map`).
+
+`FlatTree` lays a tree's nodes out as arrays (each node's children consecutive) and
+`kernels.route` walks every row down it, for prediction (`distribution`), the leaf of each row
+(`leaves`) and the weight of each class reaching every node (`node_totals`, for pruning).
+`branches` gives the branch of rows at one test, for induction's own bookkeeping
+(`training_rows`, the rows that growth sent to a node).
+
+New rows are encoded with the training encoding: a numeric attribute's cell that is not a
+number is missing; a categorical value is matched by its label (`data.label`), so the number 1
+matches "1", and a value the tree never saw (another spelling, `True` for a column trained on
+"TRUE") is unknown. A missing or unknown value follows the tree's missing-value rule: C4.5's
+fractional weights down every branch, or CART's surrogate splits, then the heavier branch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .conditions import MultiwayTest, ThresholdTest
+from .encoding import MISSING, codes_for
+from .kernels import FOLLOW, SHARE, route
+
+LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
+
+
+# --- one test, training rows --------------------------------------------------------------------
+
+def branches(encoded, test, rows: np.ndarray) -> np.ndarray:
+    """The branch of each training row at `test`: 0, 1, ... or -1 where its value is missing."""
+    if isinstance(test, ThresholdTest):
+        values = encoded.numeric(test.attribute)[rows]
+        return np.where(np.isnan(values), -1, np.where(values <= test.threshold, 0, 1))
+    codes = encoded.codes(test.attribute)[rows]
+    return np.where(codes < 0, -1, value_map(test, encoded.categories(test.attribute))[np.maximum(codes, 0)])
+
+
+def value_map(test, categories) -> np.ndarray:
+    """Branch of each category (a code), -1 where the test cannot place it."""
+    if isinstance(test, MultiwayTest):
+        where = {v: b for b, v in enumerate(test.values)}
+        return np.array([where.get(c, -1) for c in categories], dtype=np.int64)
+    left = set(test.left)
+    return np.array([0 if c in left else 1 for c in categories], dtype=np.int64)
+
+
+def surrogate_branches(encoded, surrogate, rows: np.ndarray) -> np.ndarray:
+    """The primary branch a surrogate sends each training row to (-1: it cannot tell)."""
+    test = surrogate.test
+    if isinstance(test, ThresholdTest):
+        branch = branches(encoded, test, rows)
+    else:
+        known = set(test.left) | set(test.right)
+        inside = set(test.left)
+        lookup = np.array([(0 if c in inside else 1) if c in known else -1
+                           for c in encoded.categories(test.attribute)], dtype=np.int64)
+        codes = encoded.codes(test.attribute)[rows]
+        branch = np.where(codes < 0, -1, lookup[np.maximum(codes, 0)])
+    return np.where(branch < 0, -1, branch ^ int(surrogate.reversed))
+
+
+def training_rows(encoded, ancestry, settings) -> tuple[np.ndarray, np.ndarray]:
+    """The training rows (and weights) that growth sent down `ancestry` ((split step, branch)
+    pairs from the root): a row whose value is missing follows every branch with the branch's
+    share of the known weight (C4.5), or, with surrogates, the first surrogate that can place
+    it, else the branch the majority went (rpart); rows nothing can place stay behind."""
+    rows = np.arange(encoded.n_rows)
+    weights = np.ones(encoded.n_rows)
+    for step, b in ancestry:
+        branch = branches(encoded, step.test, rows)
+        unknown = branch < 0
+        if settings.missing_values == "surrogate":
+            for surrogate in step.found_surrogates or ():
+                if not unknown.any():
+                    break
+                branch = np.where(unknown, surrogate_branches(encoded, surrogate, rows), branch)
+                unknown = branch < 0
+            if unknown.any() and step.majority_branch >= 0:
+                branch = np.where(unknown, step.majority_branch, branch)
+            keep = branch == b
+            rows, weights = rows[keep], weights[keep]
+            continue
+        share = step.branch_fractions[b]
+        keep = (branch == b) | (unknown & (share > 0))
+        weights = np.where(unknown, weights * share, weights)[keep]
+        rows = rows[keep]
+    return rows, weights
+
+
+# --- a whole tree, new rows ---------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class FlatTree:
+    """A tree's nodes as arrays for `kernels.route` (flat index; ids maps it to node ids)."""
+
+    ids: np.ndarray
+    kind: np.ndarray
+    attribute: np.ndarray  # index into `attributes`
+    threshold: np.ndarray
+    map_start: np.ndarray  # into maps (maps[map_start - 1]: the branch of a never-seen value)
+    maps: np.ndarray
+    child_start: np.ndarray
+    n_child: np.ndarray
+    share: np.ndarray  # each node's share of its parent's known weight
+    majority: np.ndarray  # FOLLOW's branch (-1: the row ends at the node)
+    heaviest: np.ndarray  # the branch with the largest share (apply)
+    s_start: np.ndarray
+    s_count: np.ndarray
+    s_kind: np.ndarray
+    s_attribute: np.ndarray
+    s_threshold: np.ndarray
+    s_map_start: np.ndarray
+    s_reversed: np.ndarray
+    node_values: np.ndarray  # (nodes, classes): distribution; regression: (nodes, 1) value
+    attributes: tuple[str, ...]  # the attributes the tree reads
+    numeric: tuple[bool, ...]  # read as numbers (thresholds) or as labels (codes)
+    vocabulary: tuple[tuple[str, ...], ...]  # per attribute: the labels its codes index
+    surrogates: bool  # CART's rules for unknown values
+
+
+def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
+    """The arrays of a built tree (`tree.Node`), breadth-first so that siblings are consecutive."""
+    nodes, starts = [root], []
+    while len(starts) < len(nodes):  # breadth-first: the list grows while it is read
+        starts.append(len(nodes))
+        nodes.extend(nodes[len(starts) - 1].children)
+    child_start = np.array(starts, dtype=np.int64)
+    usage: dict[str, set] = {}  # attribute -> the labels its categorical tests mention
+    numeric: dict[str, bool] = {}
+
+    def note(test) -> None:
+        if isinstance(test, ThresholdTest):
+            numeric[test.attribute] = True
+            return
+        numeric.setdefault(test.attribute, False)
+        words = test.values if isinstance(test, MultiwayTest) else test.left + test.right
+        usage.setdefault(test.attribute, set()).update(words)
+
+    for node in nodes:
+        if node.test is not None:
+            note(node.test)
+            for s in node.surrogates if surrogates else ():
+                note(s.test)
+    attributes = tuple(numeric)
+    index = {a: i for i, a in enumerate(attributes)}
+    vocabulary = tuple(tuple(sorted(usage.get(a, ()))) for a in attributes)
+    n = len(nodes)
+    kind = np.zeros(n, dtype=np.int64)
+    attribute = np.zeros(n, dtype=np.int64)
+    threshold = np.zeros(n)
+    map_start = np.zeros(n, dtype=np.int64)
+    n_child = np.zeros(n, dtype=np.int64)
+    share = np.ones(n)
+    majority = np.full(n, -1, dtype=np.int64)
+    heaviest = np.zeros(n, dtype=np.int64)
+    maps: list[int] = []
+    s_rows: list[tuple] = []
+    s_start = np.zeros(n, dtype=np.int64)
+    s_count = np.zeros(n, dtype=np.int64)
+    width = 1 if regression else len(root.distribution)
+    node_values = np.zeros((n, width))
+    for i, node in enumerate(nodes):
+        node_values[i] = [node.value] if regression else node.distribution
+        n_child[i] = len(node.children)
+        for k, child in enumerate(node.children):
+            share[child_start[i] + k] = node.branch_fractions[k] if node.branch_fractions else 0.0
+        if node.test is None or not node.children:
+            continue
+        test = node.test
+        attribute[i] = index[test.attribute]
+        fractions = np.asarray(node.branch_fractions, dtype=float)
+        heaviest[i] = int(np.argmax(fractions)) if len(fractions) else 0
+        if isinstance(test, ThresholdTest):
+            kind[i], threshold[i] = THRESHOLD_KIND, test.threshold
+        else:
+            kind[i] = CODE_KIND
+            maps.append(-1 if isinstance(test, MultiwayTest) else 1)  # a value never seen anywhere
+            map_start[i] = len(maps)
+            lookup = value_map(test, vocabulary[index[test.attribute]])
+            maps.extend(lookup.tolist())
+        if surrogates:
+            sizes = [child.weight for child in node.children]
+            majority[i] = int(np.argmax(sizes)) if len(set(sizes)) > 1 else -1
+            s_start[i] = len(s_rows)
+            for s in node.surrogates:
+                s_test = s.test
+                if isinstance(s_test, ThresholdTest):
+                    s_rows.append((THRESHOLD_KIND, index[s_test.attribute], s_test.threshold, 0, int(s.reversed)))
+                else:
+                    words = vocabulary[index[s_test.attribute]]
+                    inside, known = set(s_test.left), set(s_test.left) | set(s_test.right)
+                    start = len(maps)
+                    maps.extend([(0 if w in inside else 1) if w in known else -1 for w in words])
+                    s_rows.append((CODE_KIND, index[s_test.attribute], 0.0, start, int(s.reversed)))
+            s_count[i] = len(s_rows) - s_start[i]
+        else:
+            majority[i] = heaviest[i]
+    columns = list(zip(*s_rows)) if s_rows else [(), (), (), (), ()]
+    return FlatTree(
+        ids=np.array([node.id for node in nodes], dtype=np.int64), kind=kind, attribute=attribute,
+        threshold=threshold, map_start=map_start, maps=np.array(maps if maps else [0], dtype=np.int64),
+        child_start=child_start, n_child=n_child, share=share, majority=majority, heaviest=heaviest,
+        s_start=s_start, s_count=s_count, s_kind=np.array(columns[0], dtype=np.int64),
+        s_attribute=np.array(columns[1], dtype=np.int64), s_threshold=np.array(columns[2], dtype=float),
+        s_map_start=np.array(columns[3], dtype=np.int64), s_reversed=np.array(columns[4], dtype=np.int64),
+        node_values=node_values, attributes=attributes, numeric=tuple(numeric[a] for a in attributes),
+        vocabulary=vocabulary, surrogates=surrogates)
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedRows:
+    values: np.ndarray  # (rows, attributes) float, NaN = missing (a row's values side by side)
+    codes: np.ndarray  # (rows, attributes) int64: MISSING, UNSEEN or a code into the vocabulary
+    n: int
+
+    def has_unknown(self, flat: FlatTree) -> bool:
+        """Whether any value a test reads is missing or never seen."""
+        for i, numeric in enumerate(flat.numeric):
+            if numeric and np.isnan(self.values[:, i]).any():
+                return True
+            if flat.vocabulary[i] and (self.codes[:, i] < 0).any():
+                return True
+        return False
+
+
+def encode_rows(flat: FlatTree, frame: pd.DataFrame) -> EncodedRows:
+    """New rows in the tree's encoding (see the module docstring)."""
+    n = len(frame)
+    values = np.full((n, len(flat.attributes)), np.nan)
+    codes = np.full((n, len(flat.attributes)), MISSING, dtype=np.int64)
+    for i, attribute in enumerate(flat.attributes):
+        if attribute not in frame.columns:
+            raise ValueError(f"The rows to predict have no column '{attribute}', which the tree tests.")
+        column = frame[attribute]
+        if flat.numeric[i]:
+            values[:, i] = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        if flat.vocabulary[i]:
+            codes[:, i] = codes_for(column, flat.vocabulary[i])
+    return EncodedRows(values, codes, n)
+
+
+def _route(flat: FlatTree, rows: EncodedRows, mode: int, majority: np.ndarray, *, weights=None, y=None,
+           out_values=None, node_totals=None, leaf_of=None) -> None:
+    empty2 = np.zeros((0, 0))
+    route(rows.values, rows.codes, np.ones(rows.n) if weights is None else weights, flat.kind, flat.attribute,
+          flat.threshold, flat.map_start, flat.maps, flat.child_start, flat.n_child, flat.share, majority,
+          flat.s_start, flat.s_count, flat.s_kind, flat.s_attribute, flat.s_threshold, flat.s_map_start,
+          flat.s_reversed, mode, flat.node_values, empty2 if out_values is None else out_values,
+          np.zeros(0, dtype=np.int64) if y is None else y, empty2 if node_totals is None else node_totals,
+          np.zeros(0, dtype=np.int64) if leaf_of is None else leaf_of)
+
+
+def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
+    """(rows, classes) class probabilities, or (rows, 1) values: C4.5 shares a row with an
+    unknown value among the branches; CART follows its surrogates, then the heavier child,
+    and stops at a node whose children weigh the same."""
+    out = np.zeros((rows.n, flat.node_values.shape[1]))
+    mode = FOLLOW if flat.surrogates else SHARE
+    _route(flat, rows, mode, flat.majority, out_values=out)
+    return out
+
+
+def leaves(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
+    """The node id where each row ends, an unknown value following the heaviest branch (CART:
+    its surrogates first, then the heavier child)."""
+    leaf_of = np.full(rows.n, -1, dtype=np.int64)
+    majority = np.where(flat.majority >= 0, flat.majority, flat.heaviest) if flat.surrogates else flat.heaviest
+    _route(flat, rows, FOLLOW, majority, leaf_of=leaf_of)
+    return flat.ids[leaf_of]
+
+
+def node_totals(flat: FlatTree, rows: EncodedRows, y: np.ndarray, n_columns: int, weights=None) -> dict:
+    """node id -> the weight of each class (column y) of the rows reaching it, routed as in
+    prediction; `weights` (default 1) are the rows' own weights (any linear quantity)."""
+    totals = np.zeros((len(flat.ids), n_columns))
+    mode = FOLLOW if flat.surrogates else SHARE
+    _route(flat, rows, mode, flat.majority, weights=None if weights is None else np.asarray(weights, dtype=float),
+           y=np.asarray(y, dtype=np.int64), node_totals=totals)
+    return {int(node_id): totals[i] for i, node_id in enumerate(flat.ids)}

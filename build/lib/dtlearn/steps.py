@@ -1,0 +1,203 @@
+"""The recorded decisions of induction and pruning, and where their tables come from.
+
+A `Step` is one decision: split a node (and why) or make it a leaf (and which rule), or after
+growth a pruning decision. Steps are plain data (they pickle): the candidate table behind a
+growth step is not kept but rebuilt on request by its `Growth`, which routes the training rows
+down to the step's node and scores every candidate there with the `measures` definitions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .encoding import Encoded
+from .routing import training_rows
+from .splits import evaluate
+from .surrogates import surrogates_of
+from .table import CandidateTable, empty_frame
+
+SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
+PRUNE, RAISE, KEEP = "prune", "raise", "keep"  # pruning: subtree -> leaf, subtree raising, no change
+GROWTH_ACTIONS = (SPLIT, LEAF)
+OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
+
+
+@dataclass(eq=False, slots=True)
+class Step:
+    """One decision of induction: split a node (and why) or make it a leaf (and which rule).
+
+    Read-only by convention (use `dataclasses.replace` for a changed copy): not frozen, because
+    a fit makes one per node, and a frozen dataclass takes four times as long to make."""
+
+    number: int  # 1-based position in the trace
+    node_id: int
+    parent_id: int | None
+    branch: str | None  # the branch label leading here from the parent ("= Sunny", "<= 2.45")
+    depth: int
+    class_weights: tuple[float, ...]  # () for regression
+    prediction: str  # a class label, or the predicted value written out (regression)
+    impurity: float  # entropy or Gini (with class priors: of the prior-weighted proportions); MSE
+    action: str  # SPLIT, LEAF; after growth COLLAPSE, PRUNE, RAISE or KEEP
+    reason: str  # in words: why this split won, or which stopping condition made a leaf
+    stop: str | None = None  # short code of the stopping condition (leaf and collapse steps)
+    test: object = None  # conditions.Test of a split
+    child_ids: tuple[int, ...] = ()
+    child_weights: tuple[tuple[float, ...], ...] = ()  # class weights, or (w, w y, w y^2) for regression
+    branch_fractions: tuple[float, ...] = ()  # r~_v: shares of known weight, used for unknown values
+    weight: float = 0.0  # total case weight of the node's rows
+    value: float | None = None  # regression: the node's prediction (mean, or median for leaves)
+    details: dict = field(default_factory=dict)  # pruning: the numbers that decided the step
+    raised_child: int | None = None  # RAISE: the child whose subtree takes this node's place
+    new_stats: tuple = ()  # RAISE: (node id, class weights, branch fractions) of the re-sorted subtree
+    found_surrogates: tuple | None = None  # CART: surrogate splits found while growing (None: not needed)
+    majority_branch: int = -1  # CART: where a row no surrogate can place went while growing (-1: stays)
+    score: float | None = None  # a split: the winner's score as induction computed it (what ranked)
+    gain: float | None = None  # a split: its gain (Gini gain for gini; C4.5's corrected gain)
+    origin: object = field(default=None, repr=False)  # the Growth that can rebuild this node's table
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The conditions from the root to this node."""
+        return self.origin.path(self.node_id) if self.origin is not None else ()
+
+    @property
+    def n(self) -> float:
+        return self.weight
+
+    @property
+    def evaluation(self):
+        """Every candidate at this node and the choice among them (`splits.Evaluation`), made on
+        request; None for a step without training rows behind it (pruning steps)."""
+        if self.origin is None or self.action not in GROWTH_ACTIONS:
+            return None
+        return self.origin.evaluation(self.node_id)
+
+    @property
+    def candidates(self):
+        """The node's candidate table in columns (`table.CandidateTable`), or None."""
+        if self.origin is None or self.action not in GROWTH_ACTIONS:
+            return None
+        return self.origin.candidates(self.node_id)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The node's candidate table, exactly as `split_table` gives it for this node's rows;
+        at a leaf every row is unchosen."""
+        candidates = self.candidates
+        if candidates is None:
+            return empty_frame(self.value is not None and not self.class_weights)
+        table = candidates.frame()
+        if self.action != SPLIT and table["chosen"].any():
+            table = table.assign(chosen=False)
+        return table
+
+    @property
+    def chosen_row(self) -> int | None:
+        """Position of the chosen candidate in `table` (None for a leaf)."""
+        if self.action != SPLIT or self.candidates is None:
+            return None
+        return self.candidates.chosen_row
+
+    @property
+    def surrogates(self) -> tuple:
+        """The ranked surrogate splits of this step's binary split (CART; `surrogates` module)."""
+        if self.found_surrogates is not None:
+            return self.found_surrogates
+        if self.action != SPLIT or self.origin is None or len(self.test.branch_labels) != 2:
+            return ()
+        return self.origin.surrogates(self.node_id)
+
+
+class Growth:
+    """What a grown tree's growth steps need to rebuild their tables: the training data, the
+    settings, and each node's parent and split. Tables and surrogates are cached; the cache
+    (and the encoding) are not pickled."""
+
+    def __init__(self, data, settings, class_factor, task: str) -> None:
+        self.data = data
+        self.settings = settings
+        self.class_factor = class_factor
+        self.task = task
+        self.steps: tuple = ()  # the growth steps
+        self._cache: dict = {}
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_cache"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._cache = {}
+
+    def record(self, steps) -> None:
+        self.steps = tuple(steps)
+
+    @property
+    def splits(self) -> dict:
+        """node id -> its growth SPLIT step."""
+        if "splits" not in self._cache:
+            self._cache["splits"] = {step.node_id: step for step in self.steps if step.action == SPLIT}
+        return self._cache["splits"]
+
+    @property
+    def parent(self) -> dict:
+        """node id -> (parent id, branch index)."""
+        if "parent" not in self._cache:
+            self._cache["parent"] = {child: (step.node_id, b) for step in self.splits.values()
+                                     for b, child in enumerate(step.child_ids)}
+        return self._cache["parent"]
+
+    @property
+    def encoded(self):
+        if "encoded" not in self._cache:
+            self._cache["encoded"] = Encoded(self.data, self.task, self.class_factor)
+        return self._cache["encoded"]
+
+    def ancestry(self, node_id: int) -> list[tuple[Step, int]]:
+        """The (split step, branch) pairs from the root down to the node."""
+        chain = []
+        while node_id in self.parent:
+            parent, branch = self.parent[node_id]
+            chain.append((self.splits[parent], branch))
+            node_id = parent
+        return chain[::-1]
+
+    def path(self, node_id: int) -> tuple[str, ...]:
+        return tuple(step.test.condition(b) for step, b in self.ancestry(node_id))
+
+    def used(self, node_id: int) -> frozenset:
+        """The attributes ID3 may not test again below this node."""
+        encoded = self.encoded
+        multiway_numbers = self.settings.numeric_split == "multiway"
+        return frozenset(step.test.attribute for step, _ in self.ancestry(node_id)
+                         if encoded.kind(step.test.attribute) == "categorical" or multiway_numbers)
+
+    def rows(self, node_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The training rows reaching the node and their weights, as growth sent them."""
+        key = ("rows", node_id)
+        if key not in self._cache:
+            self._cache[key] = training_rows(self.encoded, self.ancestry(node_id), self.settings)
+        return self._cache[key]
+
+    def evaluation(self, node_id: int):
+        key = ("evaluation", node_id)
+        if key not in self._cache:
+            rows, weights = self.rows(node_id)
+            self._cache[key] = evaluate(self.encoded, rows, weights, self.settings, self.used(node_id))
+        return self._cache[key]
+
+    def candidates(self, node_id: int) -> CandidateTable:
+        key = ("candidates", node_id)
+        if key not in self._cache:
+            self._cache[key] = CandidateTable.of(self.evaluation(node_id))
+        return self._cache[key]
+
+    def surrogates(self, node_id: int) -> tuple:
+        key = ("surrogates", node_id)
+        if key not in self._cache:
+            step = self.splits[node_id]
+            rows, weights = self.rows(node_id)
+            self._cache[key] = surrogates_of(self.encoded, rows, weights, step.test, self.settings.max_surrogates)
+        return self._cache[key]

@@ -1,0 +1,276 @@
+"""A node's candidate table, built in columns.
+
+`CandidateTable` holds every candidate's numbers as numpy columns, taken straight from the
+`measures` definitions of each attribute's block; the text of a row (its test, branch labels,
+class weights per branch, the reason it was not chosen) is written only for the rows asked
+for. `frame()` is the whole table as a DataFrame, one row per candidate, in table order:
+attributes in column order, thresholds ascending, subsets in enumeration order.
+
+Columns (classification): attribute, kind, test, threshold, branches, branch_counts, n, known,
+entropy_before, entropy_after, gain, correction (C4.5's log2(#cuts)/N, 0 where none applies),
+cuts (the cuts that correction counts: those satisfying the split rules; NaN where none),
+corrected_gain (gain - correction), split_info, gain_ratio (corrected_gain / split_info: the
+ratio that ranks), gini_before, gini_after, gini_gain, cart_measure, error_before,
+error_after, score (the number the criterion ranks by), eligible, reason, chosen, tied.
+Regression: branch_stats ((n, mean) per branch), sse_before, sse_after, sse_reduction,
+mse_before, mse_after, and score = the decrease in mean squared error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .data import label
+from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
+                     SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, ranks_by_gain, split_limits)
+
+TABLE_COLUMNS = [
+    "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",
+    "entropy_before", "entropy_after", "gain", "correction", "cuts", "corrected_gain", "split_info", "gain_ratio",
+    "gini_before", "gini_after", "gini_gain", "cart_measure", "error_before", "error_after",
+    "score", "eligible", "reason", "chosen", "tied",
+]
+REGRESSION_COLUMNS = [
+    "attribute", "kind", "test", "threshold", "branches", "branch_stats", "n", "known",
+    "sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "reason",
+    "chosen", "tied",
+]
+TEXT_COLUMNS = ("attribute", "kind", "test", "branches", "branch_counts", "branch_stats", "reason")
+MEASURE_COLUMNS = ("entropy_before", "entropy_after", "gain", "correction", "corrected_gain", "split_info",
+                   "gain_ratio", "gini_before", "gini_after", "gini_gain", "cart_measure", "error_before",
+                   "error_after")
+REGRESSION_MEASURES = {"sse_before": "sse_before", "sse_after": "sse_after", "sse_reduction": "reduction",
+                       "mse_before": "mse_before", "mse_after": "mse_after"}
+KINDS = ("threshold", "multiway", "subset")
+
+
+def empty_frame(regression: bool = False) -> pd.DataFrame:
+    return pd.DataFrame(columns=REGRESSION_COLUMNS if regression else TABLE_COLUMNS)
+
+
+@dataclass(frozen=True, eq=False)
+class CandidateTable:
+    """Every candidate of one node, in columns. What ranks (score, eligible, chosen, tied) and
+    the shape of each row (threshold, n, known) are columns of every row from the start; each
+    measure column is computed for every row when it is first asked for (`table["gain"]`), or
+    for the rows of a `frame(rows)` alone."""
+
+    evaluation: object  # splits.Evaluation
+    columns: dict  # name -> (rows,) array, for every row
+    block: np.ndarray  # (rows,) the attribute (block) of each row
+    index: np.ndarray  # (rows,) the candidate's index within its block
+    reason_code: np.ndarray  # (rows,)
+    starts: np.ndarray  # (blocks + 1,) where each block's rows start
+
+    @staticmethod
+    def of(evaluation) -> "CandidateTable":
+        parts = [_block_columns(evaluation, j) for j in range(len(evaluation.blocks))]
+        names = parts[0][0].keys() if parts else ()
+        columns = {name: np.concatenate([p[0][name] for p in parts]) for name in names}
+        sizes = [len(p[1]) for p in parts]
+        block = np.repeat(np.arange(len(parts)), sizes) if parts else np.zeros(0, np.int64)
+        index = np.concatenate([np.arange(n) for n in sizes]) if parts else np.zeros(0, np.int64)
+        reasons = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        return CandidateTable(evaluation, columns, block, index, reasons, starts)
+
+    def __len__(self) -> int:
+        return len(self.block)
+
+    @property
+    def regression(self) -> bool:
+        return self.evaluation.encoded.is_regression
+
+    @property
+    def measure_names(self) -> tuple[str, ...]:
+        return tuple(REGRESSION_MEASURES) if self.regression else MEASURE_COLUMNS
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """A numeric column of every row (no text is written); a measure is computed on first use."""
+        if name not in self.columns:
+            if name not in self.measure_names:
+                raise KeyError(name)
+            parts = [_measure(block.stats, name, np.arange(block.size)) for block in self.evaluation.blocks]
+            self.columns[name] = np.concatenate(parts) if parts else np.zeros(0)
+        return self.columns[name]
+
+    @property
+    def chosen_row(self) -> int | None:
+        chosen = self.columns["chosen"]
+        return int(chosen.argmax()) if chosen.any() else None
+
+    def best_rows(self) -> np.ndarray:
+        """Each attribute's best row (eligible first, then the highest score, then the first in
+        the table), and the chosen row: what a page lists first."""
+        score = np.nan_to_num(self.columns["score"], nan=-np.inf)
+        eligible = self.columns["eligible"]
+        keep = self.columns["chosen"].copy()
+        for start, stop in zip(self.starts[:-1], self.starts[1:]):
+            if stop == start:
+                continue
+            mine = eligible[start:stop]
+            ranked = np.where(mine, score[start:stop], -np.inf) if mine.any() else score[start:stop]
+            keep[start + int(np.argmax(ranked))] = True  # argmax: the first of the highest
+        return np.flatnonzero(keep)
+
+    @cached_property
+    def _frame(self) -> pd.DataFrame:
+        for name in self.measure_names:
+            self[name]
+        return self._build(np.arange(len(self)))
+
+    def frame(self, rows=None) -> pd.DataFrame:
+        """The table as a DataFrame: every row, or the rows (positions) given, with their text.
+        The index is the rows' positions in the whole table."""
+        if rows is None:
+            return self._frame
+        return self._build(np.asarray(rows, dtype=np.int64))
+
+    def _build(self, rows: np.ndarray) -> pd.DataFrame:
+        order = REGRESSION_COLUMNS if self.regression else TABLE_COLUMNS
+        if len(self) == 0:
+            return empty_frame(self.regression)
+        data = {name: values[rows] for name, values in self.columns.items()}
+        for name in self.measure_names:
+            if name not in data:
+                data[name] = self._measure_of(name, rows)
+        data.update(self._text(rows))
+        return pd.DataFrame(data, index=rows)[order]
+
+    def _measure_of(self, name: str, rows: np.ndarray) -> np.ndarray:
+        """A measure for some rows only, block by block."""
+        out = np.empty(len(rows))
+        blocks = self.block[rows]
+        for j in np.unique(blocks):
+            mine = blocks == j
+            out[mine] = _measure(self.evaluation.blocks[j].stats, name, self.index[rows[mine]])
+        return out
+
+    def _text(self, rows: np.ndarray) -> dict:
+        evaluation = self.evaluation
+        blocks = evaluation.blocks
+        attributes = evaluation.attributes
+        tests, branches, held = [], [], []
+        for j, i in zip(self.block[rows].tolist(), self.index[rows].tolist()):
+            block = blocks[j]
+            if block.kind == "threshold":
+                cut = label(float(block.thresholds[i]))
+                tests.append(f"{block.attribute} <= {cut}")
+                branches.append((f"<= {cut}", f"> {cut}"))
+            else:
+                test = block.test(i)
+                tests.append(test.describe())
+                branches.append(test.branch_labels)
+            held.append(_held(block.stats, i, self.regression))
+        reasons = [self._reason_text(int(c), blocks[j]) for c, j in zip(self.reason_code[rows], self.block[rows])]
+        return {"attribute": [attributes[j] for j in self.block[rows]],
+                "kind": [blocks[j].kind for j in self.block[rows]],
+                "test": tests, "branches": branches,
+                ("branch_stats" if self.regression else "branch_counts"): held, "reason": reasons}
+
+    def _reason_text(self, code: int, block) -> str:
+        s = self.evaluation.settings
+        if code == OK:
+            return block.note
+        texts = {
+            NO_KNOWN: "no row has a value for this attribute here",
+            ONE_BRANCH: "all rows fall into one branch",
+            SMALL_LEAF: f"a branch would hold less than min_samples_leaf = {label(s.min_samples_leaf)} rows",
+            FEW_CASES: f"fewer than two branches hold at least {label(s.min_branch_cases)} cases (J48's -M)",
+            SMALL_SIDE: "a side would hold fewer cases than J48's minimum for a threshold",
+            USED: "already tested on this path (ID3 tests an attribute once per path)",
+            NOT_BEST_THRESHOLD: f"C4.5 keeps only the threshold of {block.attribute} with the highest gain",
+            NO_CORRECTED_GAIN: "gain minus C4.5's threshold correction is not positive",
+            BELOW_AVERAGE: f"gain is below the average gain {self.evaluation.average_gain:.4f} (C4.5 ranks by "
+                           "gain ratio only the candidates with at least average gain)",
+            ZERO_RATIO: "gain ratio is 0",
+        }
+        return texts[code]
+
+
+def _measure(stats, name: str, rows: np.ndarray) -> np.ndarray:
+    """A measure column of some of a block's candidates (the `measures` definitions)."""
+    subset = stats if len(rows) == stats.n_known.shape[0] else stats.take(rows)
+    value = subset.correction if name == "correction" else getattr(subset, REGRESSION_MEASURES.get(name, name))
+    return np.broadcast_to(np.asarray(value, dtype=float), (len(rows),)).astype(float)
+
+
+def _held(stats, i: int, regression: bool) -> tuple:
+    """A candidate's branches: class weights per branch, or (n, mean) per branch (regression)."""
+    branches = stats.branches[i]
+    if not regression:
+        return tuple(tuple(float(c) for c in b) for b in branches)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return tuple((float(b[0]), float(b[1] / b[0])) for b in branches)
+
+
+def _block_columns(evaluation, j: int) -> tuple[dict, np.ndarray]:
+    """The numeric columns and the reason codes of attribute j's candidates."""
+    block, best = evaluation.blocks[j], evaluation.bests[j]
+    settings, encoded = evaluation.settings, evaluation.encoded
+    s, n = block.stats, block.size
+    ok, reason = split_limits(settings, s, max(len(encoded.classes), 1), block.kind)
+    reason = _row_reasons(evaluation, block, best, ok, reason)
+    chosen = np.zeros(n, dtype=bool)
+    if evaluation.chosen_attribute == j:
+        chosen[best.index] = True
+    columns = {
+        "threshold": block.thresholds if block.kind == "threshold" else np.full(n, np.nan),
+        "n": np.broadcast_to(s.n, (n,)).astype(float), "known": np.broadcast_to(s.known, (n,)).astype(float),
+    }
+    if encoded.is_regression:
+        columns["score"] = np.asarray(s.gain, dtype=float)
+    else:
+        columns["score"] = np.asarray(s.score_by(settings.criterion), dtype=float)
+        counted = block.kind == "threshold" and settings.threshold_correction
+        columns["cuts"] = np.full(n, float(ok.sum()) if counted else np.nan)
+    columns["eligible"] = reason == OK
+    columns["chosen"] = chosen
+    columns["tied"] = _tied_rows(evaluation, j, ok)
+    return columns, reason
+
+
+def _row_reasons(evaluation, block, best, ok, reason) -> np.ndarray:
+    """Each row's reason: the split rules, then the attribute's (ID3's reuse, C4.5's threshold
+    by gain and its average-gain rule)."""
+    settings = evaluation.settings
+    reason = reason.copy()
+    if best.reason == USED:  # the reason a student needs first, whatever else holds
+        return np.full_like(reason, USED)
+    if ranks_by_gain(settings, block.kind):
+        others = ok.copy()
+        if best.index >= 0:
+            others[best.index] = False
+        reason = np.where(others, NOT_BEST_THRESHOLD, reason)
+        if best.index < 0 and best.reason == NO_CORRECTED_GAIN:
+            reason = np.where(ok, NO_CORRECTED_GAIN, reason)
+    if settings.average_gain_rule and best.index >= 0 and reason[best.index] == OK:
+        if best.gain < evaluation.average_gain - AVERAGE_TOLERANCE:
+            reason[best.index] = BELOW_AVERAGE
+        elif best.score <= 0:
+            reason[best.index] = ZERO_RATIO
+    return reason
+
+
+def _tied_rows(evaluation, j: int, ok: np.ndarray) -> np.ndarray:
+    """Rows in the winning tie: attributes tying at the top (their competing candidate), and
+    within the winner's attribute the candidates tying on the measure that picked its best."""
+    block, best = evaluation.blocks[j], evaluation.bests[j]
+    tied = np.zeros(block.size, dtype=bool)
+    attribute = evaluation.attributes[j]
+    if attribute not in evaluation.tied or best.index < 0:
+        return tied
+    if evaluation.chosen_attribute == j and best.ties > 1:
+        s = block.stats
+        rank = s.gain if ranks_by_gain(evaluation.settings, block.kind) else s.score_by(evaluation.settings.criterion)
+        top = rank[best.index]
+        tied = ok & (rank >= top - TIE)
+    elif len(evaluation.tied) > 1:
+        tied[best.index] = True
+    if len(evaluation.tied) > 1:
+        tied[best.index] = True
+    return tied
