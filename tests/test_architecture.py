@@ -20,7 +20,7 @@ LAYERS = [
     "encoding", "measures", "conditions", "candidates", "splits", "table",
     "routing", "surrogates", "summary", "steps", "engine",
     "export", "partition", "tree", "induction", "pruning", "evaluation",
-    "api", "catalog", "derivation", "__init__",
+    "api", "catalog", "derivation", "cli", "__init__", "__main__",
 ]
 
 

@@ -1,0 +1,67 @@
+"""The command line, run as a user runs it: `python -m dtlearn ...` in a subprocess."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import dtlearn
+import exact
+
+
+def run(*arguments: str, cwd=None):
+    return subprocess.run([sys.executable, "-m", "dtlearn", *arguments], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def test_the_root_table_of_playtennis(tmp_path):
+    # Mitchell (1997): Gain(S, Outlook) = 0.2467 (exactly; he prints 0.246), the highest
+    csv = tmp_path / "tennis.csv"
+    csv.write_text(dtlearn.load_dataset("tennis").frame.to_csv(index=False), encoding="utf-8")
+    result = run("table", str(csv), "--algorithm", "id3")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["test", "gain", "split_info"]
+    outlook = next(line for line in lines if line.strip().startswith("outlook"))
+    assert f"{exact.info_gain([[3, 2], [0, 4], [2, 3]]):.4f}" in outlook and "True    True" in outlook
+
+
+def test_a_later_step_the_tree_and_its_rules():
+    table = run("table", "iris", "-a", "c45", "--step", "3", "--all")
+    assert table.returncode == 0 and "corrected_gain" in table.stdout.splitlines()[0]
+    tree = run("tree", "tennis", "-a", "id3")
+    assert tree.stdout.strip() == dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_text()
+    rules = run("tree", "tennis", "-a", "id3", "--rules")
+    assert rules.stdout.splitlines()[0] == "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)"
+
+
+def test_settings_and_dot():
+    result = run("dot", "iris", "--set", "max_depth=1", "--set", "criterion=entropy")
+    expected = dtlearn.fit(dtlearn.load_dataset("iris"), "cart", max_depth=1, criterion="entropy").to_dot()
+    assert result.returncode == 0 and result.stdout == expected
+    steps = run("steps", "tennis", "-a", "id3")
+    assert steps.stdout.splitlines()[0].startswith("1. root: split - Split on outlook")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (("table", "no-such-file.csv"), "No such file: no-such-file.csv"),
+    (("tree", "tennis", "--set", "max_depht=2"), "Unknown setting 'max_depht'"),
+    (("tree", "tennis", "--set", "max_depth=-1"), "max_depth must be a whole number >= 0"),
+    (("tree", "tennis", "--target", "nope"), "Unknown target column 'nope'"),
+    (("table", "tennis", "--step", "99"), "--step must be between 1 and"),
+    (("grow", "tennis"), "invalid choice: 'grow'"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(arguments, message):
+    result = run(*arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_a_file_that_is_not_a_table(tmp_path):
+    binary = tmp_path / "picture.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    result = run("tree", str(binary))
+    assert result.returncode == 2 and result.stderr.startswith("dtlearn: ") and len(result.stderr.splitlines()) == 1
