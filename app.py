@@ -166,14 +166,16 @@ def dataset_ui() -> str:
     state.setdefault("source", DEFAULT_DATASET)
     choice = st.selectbox(
         "Dataset", names + (UPLOAD,), key="dataset", on_change=_reset_step,
-        format_func=lambda n: "Upload a CSV file…" if n == UPLOAD else dtlearn.dataset_info(n).title,
+        format_func=lambda n: "Upload a CSV or ARFF file…" if n == UPLOAD else dtlearn.dataset_info(n).title,
     )
     if choice != UPLOAD:
         state["source"] = choice
         st.caption(md(dtlearn.dataset_info(choice).description))
         return choice
-    file = st.file_uploader("Your CSV file", type=["csv"], key="upload_file", max_upload_size=common.MAX_UPLOAD_MB)
-    st.caption(f"Up to {common.MAX_UPLOAD_MB} MB, UTF-8, a header row; the last column is the target at first. "
+    file = st.file_uploader("Your CSV or ARFF file", type=["csv", "arff"], key="upload_file",
+                            max_upload_size=common.MAX_UPLOAD_MB)
+    st.caption(f"Up to {common.MAX_UPLOAD_MB} MB, UTF-8. A CSV has a header row; an ARFF file (Weka's) declares "
+               "its attributes, and their declared values are kept. The last column is the target at first. "
                "Empty cells and `?` are missing values. An uploaded file stays in this browser tab: it cannot "
                "travel in a shared link.")
     if file is not None:

@@ -130,12 +130,13 @@ def labels_of(column: pd.Series) -> np.ndarray:
 def ordered_labels(column: pd.Series) -> tuple[str, ...]:
     """Distinct non-missing values of a column as labels, in a row-order-free order.
 
-    A pandas Categorical keeps its declared order; numbers sort numerically; anything else
-    sorts as text. This order breaks ties (first wins), so it is part of determinism.
+    A pandas Categorical keeps its declared values in their declared order, those no row holds
+    included (an ARFF file's domain: ID3 and C4.5 give them an empty branch, as Weka does);
+    numbers sort numerically; anything else sorts as text. This order breaks ties (first wins),
+    so it is part of determinism.
     """
     if isinstance(column.dtype, pd.CategoricalDtype):
-        present = {label(v) for v in column.dropna().unique()}
-        return tuple(label(c) for c in column.cat.categories if label(c) in present)
+        return tuple(label(c) for c in column.cat.categories)
     values = column.dropna().unique()
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
         return tuple(label(v) for v in np.sort(values.astype(float)))
@@ -178,7 +179,7 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     [False, True]
     """
     try:
-        text = _decode(_read_bytes(source))
+        text = decode_bytes(read_bytes(source))
         return _parse(text, target, kinds)
     except DataError:
         raise
@@ -186,7 +187,7 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
         raise DataError(f"Could not read the table: {error}") from error
 
 
-def _read_bytes(source) -> bytes:
+def read_bytes(source) -> bytes:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
@@ -200,7 +201,7 @@ def _read_bytes(source) -> bytes:
     raise DataError("Give a CSV as a path, bytes or an open file.")
 
 
-def _decode(raw: bytes) -> str:
+def decode_bytes(raw: bytes) -> str:
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         encoding = "utf-16"
     else:

@@ -97,11 +97,21 @@ def digest(content: bytes) -> str:
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def parse_upload(key: str, _content: bytes) -> Dataset | str:
-    """The uploaded CSV as a Dataset, or the DataError's message (failures are cached too)."""
+    """The uploaded CSV or ARFF file as a Dataset, or the DataError's message (failures are
+    cached too). An ARFF file is known by its header (its first line that is not a comment
+    starts with @relation), whatever its name."""
     try:
-        return dtlearn.read_csv(_content)
+        return dtlearn.read_arff(_content) if is_arff(_content) else dtlearn.read_csv(_content)
     except dtlearn.DataError as error:
         return str(error)
+
+
+def is_arff(content: bytes) -> bool:
+    for line in content[:65536].splitlines():
+        text = line.strip().lstrip(b"\xef\xbb\xbf").lower()
+        if text and not text.startswith(b"%"):
+            return text.startswith(b"@relation")
+    return False
 
 
 @st.cache_resource(show_spinner=False)

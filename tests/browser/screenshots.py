@@ -92,7 +92,7 @@ def main() -> None:
                 page.goto(url + "/?dataset=tennis&algo=cart&page=data")
                 settle(page, PLOT)
                 page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
-                page.get_by_role("option", name="Upload a CSV file…").click()
+                page.get_by_role("option", name="Upload a CSV or ARFF file…").click()
                 page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
                 page.get_by_text("Data: exam.csv").wait_for(timeout=30_000)
                 settle(page, PLOT)

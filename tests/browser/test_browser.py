@@ -105,7 +105,7 @@ def _upload(page, tmp_path, name: str, text: str) -> None:
     csv = tmp_path / name
     csv.write_text(text, encoding="utf-8")
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
-    page.get_by_role("option", name="Upload a CSV file…").click()
+    page.get_by_role("option", name="Upload a CSV or ARFF file…").click()
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
 
 

@@ -9,6 +9,7 @@ The public API (stable names):
 
 from .catalog import dataset_info, dataset_names, load_dataset
 from .data import DataError, Dataset, read_csv
+from .arff import read_arff
 from .impurity import entropy, gini, misclassification
 from .induction import infer_task, split_table
 from .evaluation import (accuracy, confusion_matrix, error, mean_squared_error, train_test_split,
@@ -22,7 +23,7 @@ from .tree import Node, Step, Tree
 __all__ = [
     "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
     "Tree", "dataset_info", "dataset_names", "entropy", "fit", "gini", "infer_task", "load_dataset", "make_settings",
-    "misclassification", "partition", "read_csv", "split_lines", "split_table",
+    "misclassification", "partition", "read_arff", "read_csv", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
     "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
     "train_validation_test_split",

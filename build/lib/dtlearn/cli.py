@@ -1,0 +1,113 @@
+"""The command line: a step's candidate table, the tree as text, rules or DOT, for a CSV file.
+
+    python -m dtlearn table tennis.csv --algorithm id3            # the root's candidates
+    python -m dtlearn table tennis.csv --algorithm c45 --step 3   # the table behind step 3
+    python -m dtlearn tree tennis.csv --algorithm id3 [--rules]   # the tree (or its rules)
+    python -m dtlearn dot iris.csv --set max_depth=2 > tree.dot   # Graphviz source
+    python -m dtlearn steps tennis.csv                            # every decision and why
+
+A built-in dataset may be named instead of a file (`tennis`, `iris`, ...). Settings are
+`--set name=value` (numbers, words, `none`); bad input prints one line and exits with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from .api import fit
+from .catalog import dataset_names, load_dataset
+from .data import DataError, read_csv
+from .settings import ALGORITHMS, OPTION
+
+COLUMNS = ["test", "gain", "split_info", "gain_ratio", "gini_gain", "score", "eligible", "chosen", "reason"]
+REGRESSION_COLUMNS = ["test", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "chosen", "reason"]
+
+
+def parse_setting(text: str) -> tuple[str, object]:
+    """name=value, the value read as the setting's kind says (`none`: no value)."""
+    if "=" not in text:
+        raise ValueError(f"--set takes name=value, not '{text}'")
+    name, value = (part.strip() for part in text.split("=", 1))
+    option = OPTION.get(name)
+    if option is None:
+        raise ValueError(f"Unknown setting '{name}'. Settings are: {', '.join(OPTION)}.")
+    if value.lower() == "none":
+        return name, None
+    if option.kind == "flag":
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"{name} takes true or false, not '{value}'")
+        return name, value.lower() == "true"
+    if option.kind in ("whole", "number"):
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"{name} takes a number, not '{value}'") from None
+        return name, int(number) if option.kind == "whole" and number.is_integer() else number
+    return name, value
+
+
+def read(source: str, target: str | None):
+    """A CSV file, or a built-in dataset by name."""
+    if not Path(source).exists() and source in dataset_names():
+        data = load_dataset(source)
+        return data if target is None else type(data)(data.frame, target)
+    return read_csv(source, target=target)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit code 2 (argparse adds its usage lines)
+        raise ValueError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dtlearn", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, help_text in (("table", "a step's candidate table"), ("tree", "the tree as text, or its rules"),
+                            ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why")):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("file", help="a CSV file (header row; the last column is the target) or a "
+                                          "built-in dataset's name")
+        command.add_argument("--target", help="the column to predict (default: the last)")
+        command.add_argument("--algorithm", "-a", default="cart", choices=ALGORITHMS)
+        command.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
+        if name == "table":
+            command.add_argument("--step", type=int, default=1, help="the step whose table to print (default 1)")
+            command.add_argument("--all", action="store_true", help="every column")
+            command.add_argument("--digits", type=int, default=4)
+        if name == "tree":
+            command.add_argument("--rules", action="store_true", help="IF-THEN rules instead of the tree")
+    return parser
+
+
+def run(arguments: list[str]) -> str:
+    """The output of one command line (raises DataError / ValueError / OSError on bad input)."""
+    options = _parser().parse_args(arguments)
+    data = read(options.file, options.target)
+    tree = fit(data, options.algorithm, **dict(parse_setting(s) for s in options.set))
+    if options.command == "tree":
+        return "\n".join(tree.rules()) if options.rules else tree.to_text()
+    if options.command == "dot":
+        return tree.to_dot().rstrip("\n")
+    if options.command == "steps":
+        return "\n".join(f"{s.number}. {' and '.join(s.path) or 'root'}: {s.action} - {s.reason}" for s in tree.steps)
+    if not 1 <= options.step <= len(tree.steps):
+        raise ValueError(f"--step must be between 1 and {len(tree.steps)}")
+    table = tree.steps[options.step - 1].table
+    if not options.all:
+        table = table[[c for c in (REGRESSION_COLUMNS if tree.is_regression else COLUMNS) if c in table]]
+    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200,
+                           "display.precision", options.digits):
+        return table.to_string(index=False)
+
+
+def main(arguments: list[str] | None = None) -> int:
+    try:
+        print(run(sys.argv[1:] if arguments is None else arguments))
+    except (DataError, ValueError, OSError) as error:
+        print(f"dtlearn: {error}", file=sys.stderr)
+        return 2
+    return 0

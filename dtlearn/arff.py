@@ -1,0 +1,168 @@
+"""Weka's ARFF files: a header that declares each attribute, then the data rows.
+
+`read_arff` keeps what the header declares: a nominal attribute's values in their declared order,
+including values no row has (J48 still grows an empty branch for them, and a class declared but
+unused still counts as a class), and numbers declared nominal (`{0,1}`) stay categories. `?` is
+a missing value. Anything it cannot read raises `DataError` with the line it is on. Files are
+parsed as text only.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from .data import DataError, Dataset, decode_bytes, read_bytes
+
+NUMERIC_TYPES = ("numeric", "real", "integer")
+
+
+def read_arff(source, target: str | None = None) -> Dataset:
+    """Read an ARFF table (path, bytes or file object) into a `Dataset`; `target` defaults to
+    the last attribute (Weka's default class).
+
+    >>> data = read_arff(b"@relation r\\n@attribute a {x,y,z}\\n@attribute c {no,yes}\\n@data\\nx,no\\ny,yes\\n")
+    >>> data.kinds["a"], list(data.frame["a"].cat.categories)
+    ('categorical', ['x', 'y', 'z'])
+    """
+    try:
+        text = decode_bytes(read_bytes(source))
+        return _parse(text, target)
+    except DataError:
+        raise
+    except Exception as error:  # any other failure is still the file's fault, said plainly
+        raise DataError(f"Could not read the ARFF file: {error}") from error
+
+
+def _parse(text: str, target: str | None) -> Dataset:
+    names, domains, rows = [], [], []
+    in_data = False
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        lowered = line.lower()
+        if not in_data:
+            if lowered.startswith("@relation"):
+                continue
+            if lowered.startswith("@attribute"):
+                name, domain = _attribute(line, number)
+                if name in names:
+                    raise DataError(f"Line {number}: attribute '{name}' is declared twice.")
+                names.append(name)
+                domains.append(domain)
+                continue
+            if lowered.startswith("@data"):
+                in_data = True
+                continue
+            raise DataError(f"Line {number}: expected @relation, @attribute or @data, not '{_short(line)}'.")
+        if line.startswith("{"):
+            raise DataError(f"Line {number}: sparse ARFF rows ({{index value, ...}}) are not supported.")
+        cells = _cells(line, number)
+        if len(cells) != len(names):
+            raise DataError(f"Line {number}: {len(cells)} values, but {len(names)} attributes are declared.")
+        rows.append([_value(cell, domain, name, number) for cell, domain, name in zip(cells, domains, names)])
+    if not names:
+        raise DataError("The file declares no @attribute: is it an ARFF file?")
+    if not in_data:
+        raise DataError("The file has no @data section.")
+    if not rows:
+        raise DataError("The @data section has no rows.")
+    columns = {}
+    for j, (name, domain) in enumerate(zip(names, domains)):
+        values = [row[j] for row in rows]
+        if domain is None:
+            columns[name] = pd.Series(values, dtype=float)
+        else:
+            columns[name] = pd.Categorical(values, categories=domain)
+    frame = pd.DataFrame(columns)
+    target = names[-1] if target is None else target
+    kinds = {name: ("numeric" if domain is None else "categorical")
+             for name, domain in zip(names, domains) if name != target}
+    return Dataset(frame, target, kinds)
+
+
+_ATTRIBUTE = re.compile(r"@attribute\s+", re.IGNORECASE)
+
+
+def _attribute(line: str, number: int) -> tuple[str, tuple[str, ...] | None]:
+    """(name, declared values) of an @attribute line; values None for a numeric attribute."""
+    rest = _ATTRIBUTE.sub("", line, count=1).strip()
+    name, rest = _token(rest, number)
+    rest = rest.strip()
+    if rest.startswith("{"):
+        if not rest.endswith("}"):
+            raise DataError(f"Line {number}: the values of '{name}' are not closed with '}}'.")
+        values = tuple(_cells(rest[1:-1], number)) if rest[1:-1].strip() else ()
+        if len(set(values)) != len(values):
+            raise DataError(f"Line {number}: '{name}' declares a value twice.")
+        return name, values
+    kind = rest.split()[0].lower() if rest else ""
+    if kind in NUMERIC_TYPES:
+        return name, None
+    if kind in ("string", "date", "relational"):
+        raise DataError(f"Line {number}: '{name}' is a {kind} attribute; dtlearn reads numeric and nominal ones.")
+    raise DataError(f"Line {number}: '{name}' has no type dtlearn knows ('{_short(rest)}').")
+
+
+def _token(text: str, number: int) -> tuple[str, str]:
+    """The first name of `text` (quoted or not) and what follows it."""
+    if text[:1] in ("'", '"'):
+        quote = text[0]
+        i, out = 1, []
+        while i < len(text):
+            c = text[i]
+            if c == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if c == quote:
+                return "".join(out), text[i + 1:]
+            out.append(c)
+            i += 1
+        raise DataError(f"Line {number}: a quote is not closed.")
+    match = re.match(r"([^\s{]+)", text)
+    if not match:
+        raise DataError(f"Line {number}: an attribute without a name.")
+    return match.group(1), text[match.end():]
+
+
+def _cells(text: str, number: int) -> list[str]:
+    """Comma-separated values, each possibly quoted with ' or \" (backslash escapes)."""
+    cells, i, n = [], 0, len(text)
+    while i <= n:
+        while i < n and text[i] in " \t":
+            i += 1
+        if i < n and text[i] in ("'", '"'):
+            value, rest = _token(text[i:], number)
+            cells.append(value)
+            i = n - len(rest)
+            while i < n and text[i] in " \t":
+                i += 1
+            if i < n and text[i] != ",":
+                raise DataError(f"Line {number}: text after a quoted value: '{_short(text[i:])}'.")
+            i += 1
+            continue
+        end = text.find(",", i)
+        end = n if end < 0 else end
+        cells.append(text[i:end].strip())
+        i = end + 1
+    return cells
+
+
+def _value(cell: str, domain, name: str, number: int):
+    if cell == "?":
+        return None
+    if domain is None:
+        try:
+            return float(cell)
+        except ValueError:
+            raise DataError(f"Line {number}: '{name}' is numeric but the value is '{_short(cell)}'.") from None
+    if cell not in domain:
+        raise DataError(f"Line {number}: '{_short(cell)}' is not one of the values declared for '{name}'.")
+    return cell
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
