@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,12 @@ def test_a_file_that_is_not_a_table(tmp_path):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     result = run("tree", str(binary))
     assert result.returncode == 2 and result.stderr.startswith("dtlearn: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_an_arff_file():
+    # Weka's own weather.nominal.arff: J48's tree, as tests/test_arff.py checks it against Weka
+    arff = str(Path(__file__).resolve().parent / "fixtures" / "weka" / "arff" / "weka-weather.nominal.arff")
+    result = run("tree", arff, "-a", "c45")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == dtlearn.fit(dtlearn.read_arff(arff), "c45").to_text()
+    assert result.stdout.startswith("outlook = sunny")
