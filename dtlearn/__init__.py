@@ -19,6 +19,7 @@ from .pruning import cost_complexity_path, rpart_cp_table
 from .api import cost_complexity_cv, cross_validate, fit, overfitting_curve, prune
 from .settings import ALGORITHMS, PRESETS, Settings, make_settings
 from .tree import Node, Step, Tree
+from . import display  # registers how trees and steps show in Jupyter (`_repr_html_`)
 
 __all__ = [
     "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
@@ -26,5 +27,5 @@ __all__ = [
     "misclassification", "partition", "read_arff", "read_csv", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
     "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
-    "train_validation_test_split",
+    "train_validation_test_split", "display",
 ]

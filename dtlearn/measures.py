@@ -23,6 +23,8 @@ import numpy as np
 
 from .impurity import entropy_of, error_of, gini_of, sum_last
 
+RANKED_BY = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}  # criterion -> the measure it ranks by
+
 
 def ratio(numerator, denominator):
     """numerator / denominator, 0 where the denominator is 0."""
@@ -187,7 +189,7 @@ class SplitStats:
 
     def score_by(self, criterion: str) -> np.ndarray:
         """The value a criterion ranks candidates by."""
-        return getattr(self, {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}[criterion])
+        return getattr(self, RANKED_BY[criterion])
 
 
 class RegressionStats:

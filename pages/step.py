@@ -10,6 +10,7 @@ import streamlit as st
 
 from dtlearn import derivation
 from dtlearn.data import label
+from dtlearn.measures import RANKED_BY
 from pages import charts, common, drawing
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 
@@ -22,7 +23,6 @@ MEASURES = {  # table column -> heading; shown when the table has the column
     "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
     "mse_before": "MSE(D)", "mse_after": "MSE after",
 }
-RANKS = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}  # criterion -> its column
 CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
 RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
@@ -54,7 +54,7 @@ def branches_text(row) -> str:
 
 def ranked_column(tree) -> str:
     """The table column the criterion ranks candidates by (regression: the score, ΔMSE)."""
-    return "score" if tree.is_regression else RANKS.get(tree.settings.criterion, "score")
+    return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
 
 
 def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:

@@ -7,10 +7,15 @@ match numbers derived from the book's table by hand.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
-import pandas as pd
+# scikit-learn's array-API estimator check (NumPy inputs with dispatch on: results unchanged)
+# runs only when SciPy is first imported with this set; without it the check skips itself.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
+import pandas as pd  # noqa: E402 (after the environment SciPy reads at import)
 import pytest
 
 import dtlearn

@@ -13,10 +13,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
 import importlib.util
 import dtlearn
-for package in ("streamlit", "plotly", "graphviz"):
+for package in ("streamlit", "plotly", "graphviz", "sklearn", "IPython"):
     assert importlib.util.find_spec(package) is None, package + " came with the core"
 tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
 assert tree.root.test.attribute == "outlook" and "digraph tree {" in tree.to_dot()
+assert "Step 1: Split" in tree.steps[0]._repr_html_()  # Jupyter's display needs nothing more
+try:
+    import dtlearn.sklearn
+except ImportError as error:
+    assert 'pip install "dtlearn[sklearn]"' in str(error), error
+else:
+    raise AssertionError("scikit-learn came with the core")
 print("core alone:", tree.n_leaves, "leaves")
 """
 

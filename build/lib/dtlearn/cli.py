@@ -1,4 +1,4 @@
-"""The command line: a step's candidate table, the tree as text, rules or DOT, for a CSV file.
+"""The command line: a step's candidate table, the tree as text, rules or DOT, for a CSV or ARFF file.
 
     python -m dtlearn table tennis.csv --algorithm id3            # the root's candidates
     python -m dtlearn table tennis.csv --algorithm c45 --step 3   # the table behind step 3
@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from .api import fit
+from .arff import read_arff
 from .catalog import dataset_names, load_dataset
 from .data import DataError, read_csv
 from .settings import ALGORITHMS, OPTION
@@ -51,10 +52,12 @@ def parse_setting(text: str) -> tuple[str, object]:
 
 
 def read(source: str, target: str | None):
-    """A CSV file, or a built-in dataset by name."""
+    """A CSV or ARFF file (ARFF: by its extension), or a built-in dataset by name."""
     if not Path(source).exists() and source in dataset_names():
         data = load_dataset(source)
         return data if target is None else type(data)(data.frame, target)
+    if source.lower().endswith(".arff"):
+        return read_arff(source, target=target)
     return read_csv(source, target=target)
 
 
@@ -69,8 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, help_text in (("table", "a step's candidate table"), ("tree", "the tree as text, or its rules"),
                             ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why")):
         command = commands.add_parser(name, help=help_text)
-        command.add_argument("file", help="a CSV file (header row; the last column is the target) or a "
-                                          "built-in dataset's name")
+        command.add_argument("file", help="a CSV file (header row; the last column is the target), an ARFF "
+                                          "file (.arff) or a built-in dataset's name")
         command.add_argument("--target", help="the column to predict (default: the last)")
         command.add_argument("--algorithm", "-a", default="cart", choices=ALGORITHMS)
         command.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")

@@ -22,6 +22,7 @@ from .table import CandidateTable, empty_frame
 SPLIT, LEAF, COLLAPSE = "split", "leaf", "collapse"
 PRUNE, RAISE, KEEP = "prune", "raise", "keep"  # pruning: subtree -> leaf, subtree raising, no change
 GROWTH_ACTIONS = (SPLIT, LEAF)
+DISPLAY: dict = {}  # "step" / "tree" -> HTML for Jupyter, filled in by `display` (a layer above)
 OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
 
 
@@ -100,6 +101,10 @@ class Step:
         if self.action != SPLIT or self.candidates is None:
             return None
         return self.candidates.chosen_row
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the decision, its candidate table and the chosen row's formulas (`display`)."""
+        return DISPLAY["step"](self) if "step" in DISPLAY else None
 
     @property
     def surrogates(self) -> tuple:

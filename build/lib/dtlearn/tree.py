@@ -21,7 +21,7 @@ from . import export
 from .data import label, labels_of
 from .summary import summarize_all, summarize_many
 from .routing import distribution, encode_rows, flatten, leaves
-from .steps import COLLAPSE, GROWTH_ACTIONS, KEEP, LEAF, OWN_VALUE, PRUNE, RAISE, SPLIT, Growth, Step
+from .steps import COLLAPSE, DISPLAY, GROWTH_ACTIONS, KEEP, LEAF, OWN_VALUE, PRUNE, RAISE, SPLIT, Growth, Step
 
 __all__ = ["COLLAPSE", "GROWTH_ACTIONS", "KEEP", "LEAF", "OWN_VALUE", "PRUNE", "RAISE", "SPLIT", "Growth", "Node",
            "Step", "Tree", "majority", "summarize"]
@@ -267,6 +267,10 @@ class Tree:
         """The leaf id of each row; at a missing value the row follows the heaviest branch."""
         flat, rows = self.encoded_rows(self.prepare(frame))
         return leaves(flat, rows)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the tree drawn by Graphviz, or its text without it (`display`)."""
+        return DISPLAY["tree"](self) if "tree" in DISPLAY else None
 
     # export (free functions in `export`; these are conveniences) ---------------------
     def to_dot(self, highlight: int | None = None) -> str:
