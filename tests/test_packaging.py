@@ -34,7 +34,11 @@ def test_the_core_installs_and_runs_without_the_app_packages(tmp_path):
     venv = tmp_path / "core"
     subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), str(ROOT)], check=True,
+    # from a copy of the sources: setuptools writes build/ beside what it builds
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info",
+                                                                "__pycache__", "tests", "docs", "benchmarks"))
+    subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), str(source)], check=True,
                    timeout=600)
     # the built-in datasets live beside the package in the repository: run from there
     result = subprocess.run([str(python), "-c", PROBE], cwd=tmp_path, capture_output=True, text=True, timeout=300)
