@@ -257,3 +257,17 @@ def test_the_fitted_tree_works_in_the_partition_view():
     model = TreeClassifier().fit(X, y)
     assert dtlearn.partition(model.tree_, "gpa", "years_experience") == \
         dtlearn.partition(dtlearn.fit(data, "cart"), "gpa", "years_experience")
+
+
+def test_the_fitted_tree_reopens_from_its_table_and_settings(tmp_path):
+    # the app opens data, never pickled objects: the training table saved as CSV, read back and
+    # grown with the tree's settings (what the app's upload and sidebar do) gives the same tree
+    data = dtlearn.load_dataset("credit_risk")
+    X, y = data.frame.drop(columns=data.target), data.frame[data.target]
+    model = TreeClassifier(algorithm="c45", min_branch_cases=1).fit(X, y)
+    path = tmp_path / "training.csv"
+    model.tree_.data.frame.to_csv(path, index=False)
+    settings = model.tree_.settings.to_dict()
+    algorithm = settings.pop("algorithm")
+    again = dtlearn.fit(dtlearn.read_csv(path, target=model.tree_.target), algorithm, **settings)
+    assert again.to_dot() == model.tree_.to_dot()
