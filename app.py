@@ -26,6 +26,7 @@ PAGES = {
     "tree": st.Page("pages/tree.py", title="Tree", url_path="tree"),
     "partitions": st.Page("pages/partitions.py", title="Partitions", url_path="partitions"),
     "pruning": st.Page("pages/pruning.py", title="Pruning", url_path="pruning"),
+    "practice": st.Page("pages/practice.py", title="Practice", url_path="practice"),
 }
 DEFAULT_DATASET = "tennis"
 DEFAULT_ALGORITHM = "id3"
@@ -118,6 +119,13 @@ def load_url() -> list[str]:
                 state[key] = _parse(key, params[key])
             except ValueError as error:
                 ignored.append(str(error))
+    if "digits" in params:
+        if params["digits"] in common.DIGITS:
+            state["digits"] = params["digits"]
+        else:
+            ignored.append(f"digits = '{params['digits']}' is not one of {', '.join(common.DIGITS)}")
+    if params.get("mode") in common.PRACTICE_MODES:
+        state["practice_mode"] = params["mode"]
     if "step" in params:
         try:
             state["step"] = max(int(params["step"]), 0)
@@ -142,6 +150,10 @@ def save_url(page_name: str, c: Choices) -> None:
             wanted[key] = "none" if value is None else dtlearn.data.label(value)
     wanted["page"] = page_name
     wanted["step"] = str(st.session_state.get("step", 0))
+    if st.session_state.get("digits", common.DIGITS[0]) != common.DIGITS[0]:
+        wanted["digits"] = st.session_state["digits"]
+    if page_name == "practice" and st.session_state.get("practice_mode") in common.PRACTICE_MODES:
+        wanted["mode"] = st.session_state["practice_mode"]
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 
@@ -302,6 +314,10 @@ def sidebar_ui() -> Choices:
         st.divider()
         algorithm, settings = settings_ui(common.is_regression(source, target, kinds))
         st.divider()
+        st.session_state.setdefault("digits", common.DIGITS[0])
+        st.segmented_control("Decimals shown", common.DIGITS, key="digits", required=True,
+                             help="How many decimals tables, formulas and tree labels show ('all': every "
+                                  "digit of the exact value). Practice grades an answer to the decimals it has.")
         st.caption("The address bar holds this view (dataset, settings, page and step): copy it to share.")
     return Choices(source, target, kinds, algorithm, settings)
 
@@ -318,7 +334,7 @@ def keep_values() -> None:
     their values are written back at the start of every run, which keeps them."""
     state = st.session_state
     families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
-    for key in (*SETTINGS, THRESHOLDS_OPEN, *families):
+    for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", *families):
         if key in state:
             state[key] = state[key]
 

@@ -5,6 +5,7 @@ The public API (stable names):
     entropy, gini, misclassification
     split_table, fit, infer_task, Tree
     partition
+    worksheet (the module: worksheet, to_latex, to_markdown)
 """
 
 from .catalog import dataset_info, dataset_names, load_dataset
@@ -20,6 +21,7 @@ from .api import cost_complexity_cv, cross_validate, fit, overfitting_curve, pru
 from .settings import ALGORITHMS, PRESETS, Settings, make_settings
 from .tree import Node, Step, Tree
 from . import display  # registers how trees and steps show in Jupyter (`_repr_html_`)
+from . import worksheet  # exercise sheets and worked solutions, LaTeX or Markdown
 
 __all__ = [
     "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
@@ -27,5 +29,5 @@ __all__ = [
     "misclassification", "partition", "read_arff", "read_csv", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
     "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
-    "train_validation_test_split", "display",
+    "train_validation_test_split", "display", "worksheet",
 ]

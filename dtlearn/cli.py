@@ -1,10 +1,12 @@
-"""The command line: a step's candidate table, the tree as text, rules or DOT, for a CSV or ARFF file.
+"""The command line: a step's candidate table, the tree as text, rules or DOT, a worksheet, for a CSV or ARFF file.
 
     python -m dtlearn table tennis.csv --algorithm id3            # the root's candidates
     python -m dtlearn table tennis.csv --algorithm c45 --step 3   # the table behind step 3
     python -m dtlearn tree tennis.csv --algorithm id3 [--rules]   # the tree (or its rules)
     python -m dtlearn dot iris.csv --set max_depth=2 > tree.dot   # Graphviz source
     python -m dtlearn steps tennis.csv                            # every decision and why
+    python -m dtlearn worksheet tennis -a id3 --steps 1-3         # an exercise sheet (LaTeX)
+    python -m dtlearn worksheet tennis --solution --format markdown  # its worked solution
 
 A built-in dataset may be named instead of a file (`tennis`, `iris`, ...). Settings are
 `--set name=value` (numbers, words, `none`); bad input prints one line and exits with 2.
@@ -20,9 +22,10 @@ import pandas as pd
 
 from .api import fit
 from .arff import read_arff
-from .catalog import dataset_names, load_dataset
+from .catalog import dataset_info, dataset_names, load_dataset
 from .data import DataError, read_csv
 from .settings import ALGORITHMS, OPTION
+from .worksheet import to_latex, to_markdown, worksheet
 
 COLUMNS = ["test", "gain", "split_info", "gain_ratio", "gini_gain", "score", "eligible", "chosen", "reason"]
 REGRESSION_COLUMNS = ["test", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "chosen", "reason"]
@@ -51,6 +54,27 @@ def parse_setting(text: str) -> tuple[str, object]:
     return name, value
 
 
+def parse_steps(text: str | None, last: int) -> tuple[int, int]:
+    """--steps: '3' (one step), '1-3' (a range) or nothing (every growth step, 1 to last).
+
+    >>> parse_steps("2-5", 8), parse_steps("4", 8), parse_steps(None, 8)
+    ((2, 5), (4, 4), (1, 8))
+    """
+    if text is None:
+        return 1, last
+    first, _, end = text.partition("-")
+    if not first.strip().isdigit() or not (end or first).strip().isdigit():
+        raise ValueError(f"--steps takes a step or a range like 1-3, not '{text}'")
+    return int(first), int(end or first)
+
+
+def title(source: str) -> str:
+    """How a worksheet names its table: a built-in dataset's title, else the file's name."""
+    if not Path(source).exists() and source in dataset_names():
+        return dataset_info(source).title
+    return Path(source).name
+
+
 def read(source: str, target: str | None):
     """A CSV or ARFF file (ARFF: by its extension), or a built-in dataset by name."""
     if not Path(source).exists() and source in dataset_names():
@@ -70,7 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dtlearn", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, help_text in (("table", "a step's candidate table"), ("tree", "the tree as text, or its rules"),
-                            ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why")):
+                            ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why"),
+                            ("worksheet", "an exercise sheet on the growth steps, or its solution")):
         command = commands.add_parser(name, help=help_text)
         command.add_argument("file", help="a CSV file (header row; the last column is the target), an ARFF "
                                           "file (.arff) or a built-in dataset's name")
@@ -83,6 +108,11 @@ def _parser() -> argparse.ArgumentParser:
             command.add_argument("--digits", type=int, default=4)
         if name == "tree":
             command.add_argument("--rules", action="store_true", help="IF-THEN rules instead of the tree")
+        if name == "worksheet":
+            command.add_argument("--steps", help="a growth step or a range, e.g. 1-3 (default: every growth step)")
+            command.add_argument("--solution", action="store_true", help="the worked solution, not the sheet")
+            command.add_argument("--format", default="latex", choices=("latex", "markdown"))
+            command.add_argument("--digits", type=int, default=3)
     return parser
 
 
@@ -97,6 +127,11 @@ def run(arguments: list[str]) -> str:
         return tree.to_dot().rstrip("\n")
     if options.command == "steps":
         return "\n".join(f"{s.number}. {' and '.join(s.path) or 'root'}: {s.action} - {s.reason}" for s in tree.steps)
+    if options.command == "worksheet":
+        first, last = parse_steps(options.steps, tree.growth_steps)
+        sheet = worksheet(tree, first, last, options.digits, dataset=title(options.file))
+        render = to_latex if options.format == "latex" else to_markdown
+        return render(sheet, options.solution).rstrip("\n")
     if not 1 <= options.step <= len(tree.steps):
         raise ValueError(f"--step must be between 1 and {len(tree.steps)}")
     table = tree.steps[options.step - 1].table

@@ -58,11 +58,22 @@ def text(value) -> str:
 
 # numbers ---------------------------------------------------------------------------------
 
-def number(value: float, digits: int = 3) -> str:
-    """A result, rounded: 0 stays 0, anything else gets `digits` decimals (no -0.000)."""
+DIGITS = 3  # decimals a result is written with unless a page asks for more (None: all of them)
+
+
+def number(value: float, digits: int | None = DIGITS) -> str:
+    """A result, rounded: 0 stays 0, anything else gets `digits` decimals (no -0.000); with
+    digits=None every decimal a float holds (up to 12), trailing zeros dropped.
+
+    >>> number(0.24674981977443933), number(0.24674981977443933, 4), number(0.25, None)
+    ('0.247', '0.2467', '0.25')
+    """
     value = float(value)
     if value == 0:
         return "0"
+    if digits is None:
+        written = f"{value:.12f}".rstrip("0").rstrip(".")
+        return "0" if float(written) == 0 else written
     written = f"{value:.{digits}f}"
     return written[1:] if written.startswith("-") and float(written) == 0 else written
 
@@ -190,10 +201,10 @@ def _entropy_terms(counts) -> list[str]:
     return ["- " + _fraction(c, total) + r"\log_2" + _fraction(c, total) for c in counts if c > 0]
 
 
-def _entropy_line(name: str, counts, value: float) -> str:
+def _entropy_line(name: str, counts, value: float, digits: int | None) -> str:
     if float(np.sum(counts)) <= 0:
         return r"\mathrm{Ent}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
-    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(value))
+    return _equation(r"\mathrm{Ent}(" + name + ")", _entropy_terms(counts), number(value, digits))
 
 
 def node_counts(row: Mapping, classes: Sequence[str]) -> str:
@@ -207,61 +218,90 @@ def node_counts(row: Mapping, classes: Sequence[str]) -> str:
     return line
 
 
-def entropy_of_node(row: Mapping, classes: Sequence[str]) -> str:
+def entropy_of_node(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> str:
     """Ent(D) with the class fractions substituted (of the known rows D~ if values are missing)."""
     r = _row(row)
-    return _entropy_line(r.node_name, r.node, r.value("entropy_before"))
+    return _entropy_line(r.node_name, r.node, r.value("entropy_before"), digits)
 
 
-def branch_entropies(row: Mapping, classes: Sequence[str]) -> list[str]:
+def branch_entropies(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> list[str]:
     """Ent(D_v) for every branch v, one line each."""
     r = _row(row)
     node = r.node_name
     values = r.stats.branch_entropies[0]
-    return [_entropy_line(branch_name(b, node), c, v) for b, c, v in zip(r.branches, r.counts, values)]
+    return [_entropy_line(branch_name(b, node), c, v, digits) for b, c, v in zip(r.branches, r.counts, values)]
 
 
-def _weighted(r: _Row, per_branch: np.ndarray, after: float, name: str, symbol: str) -> str:
+def _weighted(r: _Row, per_branch: np.ndarray, after: float, name: str, symbol: str, digits: int | None) -> str:
     node = r.node_name
     sizes = r.counts.sum(axis=1)
-    terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v)
+    terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v, digits)
              for i, (s, v) in enumerate(zip(sizes, per_branch))]
     general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
-    return _equation(name, general, terms, number(after))
+    by_hand = sum(s / r.n_known * _shown(v, digits) for s, v in zip(sizes, per_branch)) if r.n_known else 0.0
+    return _noted(_equation(name, general, terms, number(after, digits)), after, by_hand, digits)
 
 
-def weighted_entropy(row: Mapping) -> str:
+def _shown(value: float, digits: int | None) -> float:
+    """A number as the line shows it (what a student carries to the next line)."""
+    return float(number(value, digits))
+
+
+def textbook_note(exact: float, by_hand: float, digits: int | None) -> str:
+    r"""A remark for a line whose printed operands give another last digit than the exact result:
+    textbooks round each intermediate result (Mitchell 1997 prints Gain(S, Outlook) = 0.246:
+    0.940 - 0.694), while the line shows the exact value rounded.
+
+    >>> textbook_note(0.24674981977443933, 0.940 - 0.694, 3)
+    '\\text{(exact, rounded; the rounded values shown give 0.246)}'
+    """
+    if digits is None or number(exact, digits) == number(by_hand, digits):
+        return ""
+    return r"\text{(exact, rounded; the rounded values shown give " + number(by_hand, digits) + ")}"
+
+
+def _noted(line: str, exact: float, by_hand: float, digits: int | None) -> str:
+    """The line, with the textbook remark (if any) centred below it: on one line it would run
+    off a projector's width."""
+    note = textbook_note(exact, by_hand, digits)
+    return line if not note else r"\begin{gathered}" + line + r" \\ " + note + r"\end{gathered}"
+
+
+def weighted_entropy(row: Mapping, digits: int | None = DIGITS) -> str:
     """The entropy after the split: branch entropies weighted by branch size."""
     r = _row(row)
     return _weighted(r, r.stats.branch_entropies[0], r.value("entropy_after"), r"\mathrm{Ent}_{\text{after}}",
-                     r"\mathrm{Ent}")
+                     r"\mathrm{Ent}", digits)
 
 
-def _gain_line(r: _Row, name: str, before: float, after: float, gain: float, symbol: str) -> str:
+def _gain_line(r: _Row, name: str, before: float, after: float, gain: float, symbol: str,
+               digits: int | None) -> str:
     node = r.node_name
     if r.has_missing:
-        return (name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
-                + _fraction(r.n_known, r.n) + r"\times(" + number(before) + " - " + number(after) + ") = "
-                + number(gain))
-    return (name + " = " + symbol + "(D) - " + symbol + r"_{\text{after}} = " + number(before) + " - "
-            + number(after) + " = " + number(gain))
+        by_hand = r.rho * (_shown(before, digits) - _shown(after, digits))  # rho is written as a fraction
+        return _noted(name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
+                      + _fraction(r.n_known, r.n) + r"\times(" + number(before, digits) + " - "
+                      + number(after, digits) + ") = " + number(gain, digits), gain, by_hand, digits)
+    by_hand = _shown(before, digits) - _shown(after, digits)
+    return _noted(name + " = " + symbol + "(D) - " + symbol + r"_{\text{after}} = " + number(before, digits) + " - "
+                  + number(after, digits) + " = " + number(gain, digits), gain, by_hand, digits)
 
 
-def known_share(row: Mapping) -> str | None:
+def known_share(row: Mapping, digits: int | None = DIGITS) -> str | None:
     """rho = |D~| / |D| when some values are unknown (C4.5), else None."""
     r = _row(row)
     if not r.has_missing:
         return None
-    return (r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho)
+    return (r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho, digits)
             + r"\quad\text{(share of rows whose }" + _attribute(r) + r"\text{ is known)}")
 
 
-def information_gain(row: Mapping) -> str:
+def information_gain(row: Mapping, digits: int | None = DIGITS) -> str:
     """Gain(D, a) = Ent(D) - Ent_after (times rho when values are missing)."""
     r = _row(row)
     name = r"\mathrm{Gain}(D, " + _attribute(r) + ")"
     return _gain_line(r, name, r.value("entropy_before"), r.value("entropy_after"), r.value("gain"),
-                      r"\mathrm{Ent}")
+                      r"\mathrm{Ent}", digits)
 
 
 def _split_parts(r: _Row) -> np.ndarray:
@@ -269,7 +309,7 @@ def _split_parts(r: _Row) -> np.ndarray:
     return np.append(sizes, r.missing) if r.has_missing else sizes
 
 
-def split_information(row: Mapping) -> str:
+def split_information(row: Mapping, digits: int | None = DIGITS) -> str:
     """IV(a): the entropy of the branch sizes (the unknown rows as one more part)."""
     r = _row(row)
     parts = _split_parts(r)
@@ -277,10 +317,10 @@ def split_information(row: Mapping) -> str:
     if parts.sum() <= 0 or (parts > 0).sum() < 2:
         return name + " = 0"
     note = r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}" if r.has_missing else ""
-    return _equation(name, _entropy_terms(parts), number(r.value("split_info")), note=note)
+    return _equation(name, _entropy_terms(parts), number(r.value("split_info"), digits), note=note)
 
 
-def gain_ratio(row: Mapping) -> list[str]:
+def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
     """GainRatio = Gain / IV; with C4.5's threshold correction, the corrected gain first."""
     r = _row(row)
     gain, info = r.value("gain"), r.value("split_info")
@@ -291,7 +331,8 @@ def gain_ratio(row: Mapping) -> list[str]:
         count = weight(r.cuts) if not math.isnan(r.cuts) else r"\#"
         corrected = r.value("corrected_gain")
         lines.append(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
-                     + number(gain) + " - " + number(r.correction, 4) + " = " + number(corrected)
+                     + number(gain, digits) + " - " + number(r.correction, 4 if digits == DIGITS else digits) + " = "
+                     + number(corrected, digits)
                      + r"\quad\text{(C4.5's correction for choosing among " + count + r" thresholds)}")
         gain, top = corrected, r"\mathrm{Gain}'"
     if info <= 0:
@@ -301,43 +342,45 @@ def gain_ratio(row: Mapping) -> list[str]:
         lines.append(name + r" = 0\quad\text{(" + ("the corrected gain" if r.correction else "the gain")
                      + r" is not positive)}")
         return lines
-    lines.append(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain) + "}{" + number(info)
-                 + "} = " + number(r.value("gain_ratio")))
+    ratio = r.value("gain_ratio")
+    by_hand = _shown(gain, digits) / _shown(info, digits) if _shown(info, digits) else ratio
+    lines.append(_noted(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain, digits) + "}{"
+                        + number(info, digits) + "} = " + number(ratio, digits), ratio, by_hand, digits))
     return lines
 
 
 # Gini ------------------------------------------------------------------------------------
 
-def _gini_line(name: str, counts, value: float) -> str:
+def _gini_line(name: str, counts, value: float, digits: int | None) -> str:
     total = float(np.sum(counts))
     if total <= 0:
         return r"\mathrm{Gini}(" + name + r") = 0 \quad \text{(no rows: 0 by convention)}"
     terms = ["- " + r"\bigl(" + _fraction(c, total) + r"\bigr)^2" for c in counts if c > 0]
-    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(value))
+    return _equation(r"\mathrm{Gini}(" + name + ")", ["1"] + terms, number(value, digits))
 
 
-def gini_of_node(row: Mapping, classes: Sequence[str]) -> str:
+def gini_of_node(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> str:
     """Gini(D) = 1 - sum_k p_k^2 with the fractions substituted."""
     r = _row(row)
-    return _gini_line(r.node_name, r.node, r.value("gini_before"))
+    return _gini_line(r.node_name, r.node, r.value("gini_before"), digits)
 
 
-def branch_ginis(row: Mapping, classes: Sequence[str]) -> list[str]:
+def branch_ginis(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> list[str]:
     r = _row(row)
-    return [_gini_line(branch_name(b, r.node_name), c, v)
+    return [_gini_line(branch_name(b, r.node_name), c, v, digits)
             for b, c, v in zip(r.branches, r.counts, r.stats.branch_ginis[0])]
 
 
-def weighted_gini(row: Mapping) -> str:
+def weighted_gini(row: Mapping, digits: int | None = DIGITS) -> str:
     r = _row(row)
     return _weighted(r, r.stats.branch_ginis[0], r.value("gini_after"), r"\mathrm{Gini}_{\text{after}}",
-                     r"\mathrm{Gini}")
+                     r"\mathrm{Gini}", digits)
 
 
-def gini_gain(row: Mapping) -> str:
+def gini_gain(row: Mapping, digits: int | None = DIGITS) -> str:
     r = _row(row)
     return _gain_line(r, r"\Delta\mathrm{Gini}(D, " + _attribute(r) + ")", r.value("gini_before"),
-                      r.value("gini_after"), r.value("gini_gain"), r"\mathrm{Gini}")
+                      r.value("gini_after"), r.value("gini_gain"), r"\mathrm{Gini}", digits)
 
 
 # all of it -------------------------------------------------------------------------------
@@ -349,7 +392,7 @@ class Section:
     family: str  # "node", "entropy" (gain, gain ratio), "gini" or "squared_error"
 
 
-def derivation(row: Mapping, classes: Sequence[str]) -> tuple[Section, ...]:
+def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> tuple[Section, ...]:
     """Every measure of one candidate, worked out, grouped as a page shows them.
 
     A regression row (with `branch_stats` instead of `branch_counts`) gets
@@ -360,21 +403,22 @@ def derivation(row: Mapping, classes: Sequence[str]) -> tuple[Section, ...]:
 'Split information and gain ratio', 'Gini index']
     """
     if "branch_counts" not in row and "branch_stats" in row:
-        return regression_derivation(row)
-    share = known_share(row)
+        return regression_derivation(row, digits)
+    d = digits
+    share = known_share(row, d)
     return (
         Section("The node", (node_counts(row, classes),) + ((share,) if share else ()), "node"),
-        Section("Entropy before and after the split", (entropy_of_node(row, classes),
-                                                       *branch_entropies(row, classes), weighted_entropy(row)),
+        Section("Entropy before and after the split", (entropy_of_node(row, classes, d),
+                                                       *branch_entropies(row, classes, d), weighted_entropy(row, d)),
                 "entropy"),
-        Section("Information gain", (information_gain(row),), "entropy"),
-        Section("Split information and gain ratio", (split_information(row), *gain_ratio(row)), "entropy"),
-        Section("Gini index", (gini_of_node(row, classes), *branch_ginis(row, classes), weighted_gini(row),
-                               gini_gain(row)), "gini"),
+        Section("Information gain", (information_gain(row, d),), "entropy"),
+        Section("Split information and gain ratio", (split_information(row, d), *gain_ratio(row, d)), "entropy"),
+        Section("Gini index", (gini_of_node(row, classes, d), *branch_ginis(row, classes, d), weighted_gini(row, d),
+                               gini_gain(row, d)), "gini"),
     )
 
 
-def regression_derivation(row: Mapping) -> tuple[Section, ...]:
+def regression_derivation(row: Mapping, digits: int | None = DIGITS) -> tuple[Section, ...]:
     """A regression candidate (CART, squared error): branch sizes and means, then the decrease
     in mean squared error, from the row's `branch_stats` ((n, mean) per branch) and its
     `sse_before` / `sse_after` (sums of squared deviations from the mean; Breiman et al. 1984)."""
@@ -383,20 +427,22 @@ def regression_derivation(row: Mapping) -> tuple[Section, ...]:
     n_known = float(sizes.sum())
     mean = float((sizes * means).sum() / n_known) if n_known > 0 else 0.0
     branches = tuple(row.get("branches") or ()) or tuple(str(i + 1) for i in range(len(stats)))
-    node = [r"|D| = " + weight(n_known) + r",\quad \bar y = \frac{1}{|D|}\sum_{i \in D} y_i = " + number(mean, 4)]
+    d4 = 4 if digits == DIGITS else digits  # means and the MSE drop get one more decimal by default
+    node = [r"|D| = " + weight(n_known) + r",\quad \bar y = \frac{1}{|D|}\sum_{i \in D} y_i = " + number(mean, d4)]
     for label_, size, value in zip(branches, sizes, means):
         name = branch_name(label_)
-        node.append("|" + name + "| = " + weight(size) + r",\quad \bar y_" + name[2:] + " = " + number(value, 4))
+        node.append("|" + name + "| = " + weight(size) + r",\quad \bar y_" + name[2:] + " = " + number(value, d4))
     before, after = float(row["sse_before"]), float(row["sse_after"])
+    d = digits
     n = float(row["n"])
     sse = [
-        _equation(r"\mathrm{SSE}(D)", r"\sum_{i \in D} (y_i - \bar y)^2", number(before)),
-        _equation(r"\mathrm{SSE}_{\text{after}}", r"\sum_v \sum_{i \in D_v} (y_i - \bar y_v)^2", number(after)),
-        _equation(r"\mathrm{MSE}(D)", r"\frac{\mathrm{SSE}(D)}{|D|}", r"\frac{" + number(before) + "}{"
-                  + weight(n) + "}", number(before / n if n else 0.0)),
+        _equation(r"\mathrm{SSE}(D)", r"\sum_{i \in D} (y_i - \bar y)^2", number(before, d)),
+        _equation(r"\mathrm{SSE}_{\text{after}}", r"\sum_v \sum_{i \in D_v} (y_i - \bar y_v)^2", number(after, d)),
+        _equation(r"\mathrm{MSE}(D)", r"\frac{\mathrm{SSE}(D)}{|D|}", r"\frac{" + number(before, d) + "}{"
+                  + weight(n) + "}", number(before / n if n else 0.0, d)),
         _equation(r"\Delta\mathrm{MSE}", r"\frac{\mathrm{SSE}(D) - \mathrm{SSE}_{\text{after}}}{|D|}",
-                  r"\frac{" + number(before) + " - " + number(after) + "}{" + weight(n) + "}",
-                  number((before - after) / n if n else 0.0, 4)),
+                  r"\frac{" + number(before, d) + " - " + number(after, d) + "}{" + weight(n) + "}",
+                  number((before - after) / n if n else 0.0, d4)),
     ]
     return (Section("The node and its branches", tuple(node), "node"),
             Section("Decrease in mean squared error", tuple(sse), "squared_error"))

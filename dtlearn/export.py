@@ -43,9 +43,10 @@ def _counts(tree: Tree, node: Node) -> str:
     return ", ".join(parts) if parts else "no rows"
 
 
-def _label(tree: Tree, node: Node) -> str:
+def _label(tree: Tree, node: Node, digits: int | None = 3) -> str:
     e = escape
-    impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {node.impurity:.3f}"
+    written = f"{node.impurity:.12f}".rstrip("0").rstrip(".") if digits is None else f"{node.impurity:.{digits}f}"
+    impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
     size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
     if node.status == "split":
         title = f"<B>{e(node.test.attribute)}</B>"
@@ -63,7 +64,7 @@ NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rou
 EDGE = {"fontname": "Helvetica", "fontsize": "11"}
 
 
-def _nodes(tree: Tree, highlight: int | None):
+def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3):
     """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
     every edge, in the order the DOT lists them."""
     for node in tree.root.walk():  # walk() keeps its own stack: any depth
@@ -74,7 +75,7 @@ def _nodes(tree: Tree, highlight: int | None):
             attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
         if node.id == highlight:
             attributes.update(color="#d62728", penwidth="3")
-        yield "node", (f"n{node.id}", _label(tree, node), attributes)
+        yield "node", (f"n{node.id}", _label(tree, node, digits), attributes)
         for child in node.children:
             yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
 
@@ -99,12 +100,12 @@ def _attributes(attributes: dict, label: str | None = None) -> str:
     return "[" + " ".join(parts) + "]"
 
 
-def to_dot(tree: Tree, highlight: int | None = None) -> str:
+def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3) -> str:
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
-    is a node id drawn with a thick red border."""
+    is a node id drawn with a thick red border; impurities get `digits` decimals (None: all)."""
     lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
-    for kind, item in _nodes(tree, highlight):
+    for kind, item in _nodes(tree, highlight, digits):
         if kind == "node":
             name, label, attributes = item
             lines.append(f"\t{name} {_attributes(attributes, label)}")

@@ -38,6 +38,20 @@ if "zaki" in dtlearn.PRESETS:
     ALGORITHM_NOTES["zaki"] = (f"Zaki & Meira, DECISIONTREE(D, η, π): binary splits by information gain; a leaf at "
                                f"η = {label(_zaki.leaf_size)} rows or purity π = {label(_zaki.min_purity)}.")
 CRITERION_TITLES = dtlearn.settings.CRITERION_TITLES
+DIGITS = ("3", "4", "all")  # the sidebar's precision: decimals of every number shown
+PRACTICE_MODES = ("check", "guess", "worksheet")
+
+
+def digits() -> int | None:
+    """The decimals the student chose for numbers (None: all of them)."""
+    chosen = st.session_state.get("digits", DIGITS[0])
+    return None if chosen == "all" else int(chosen)
+
+
+def number_format() -> str:
+    """The printf format of table columns for the chosen precision."""
+    d = digits()
+    return "%.12g" if d is None else f"%.{d}f"
 
 
 def algorithm_title(algorithm: str) -> str:

@@ -83,15 +83,16 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
                if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]
     if any(reasons):
         shown["why not chosen"] = reasons
-    number = st.column_config.NumberColumn(format="%.3f", width=64)
+    fmt = common.number_format()
+    number = st.column_config.NumberColumn(format=fmt, width=64 if fmt == "%.3f" else 84)
     headings = set(MEASURES.values())
     config = {"candidate": st.column_config.TextColumn(width=140),
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
-              ranked_heading: st.column_config.NumberColumn(format="%.3f", width=90,
+              ranked_heading: st.column_config.NumberColumn(format=fmt, width=90,
                                                             help="What the algorithm ranks the candidates by"),
               **{h: number for h in shown.columns if h in headings}}
     if "Gain′" in shown:
-        config["Gain′"] = st.column_config.NumberColumn(format="%.3f", width=64, help=CORRECTED)
+        config["Gain′"] = st.column_config.NumberColumn(format=fmt, width=64, help=CORRECTED)
         config["log₂(cuts)/N"] = st.column_config.NumberColumn(format="%.4f", width=84, help=CORRECTED)
     return shown, config
 
@@ -155,9 +156,12 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
     picked = st.selectbox("Work out the formulas for", list(table.index), key=key, format_func=names.get,
                           help="Any row of the candidate table (or click the row in the table).")
     logs = "" if tree.is_regression else " Logarithms are base 2, and 0 · log 0 counts as 0."
-    st.caption("Each line: the formula, the numbers from the table put in, the result rounded to 3 decimals "
-               f"(computed exactly, so the last digit can differ from a sum of rounded numbers).{logs}")
-    sections = derivation.derivation(table.loc[picked], tree.classes)
+    digits = common.digits()
+    rounding = "with every decimal" if digits is None else f"rounded to {digits} decimals"
+    st.caption(f"Each line: the formula, the numbers from the table put in, the result {rounding} (computed "
+               "exactly; where the rounded numbers shown give another last digit, as a textbook's arithmetic "
+               f"would, the line says so).{logs}")
+    sections = derivation.derivation(table.loc[picked], tree.classes, digits)
     ranked = {"gini": "gini", "squared_error": "squared_error"}.get(tree.settings.criterion, "entropy")
     others = sorted({s.family for s in sections} - {"node", ranked})
     for section in sections:
@@ -284,7 +288,7 @@ where, size = st.columns(2)
 where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
 size.markdown(f"**Rows:** {common.node_text(tree, node)}")
 show_decision(tree, step)
-drawing.tree_chart(partial.to_dot(highlight=node.id), column_px=900)
+drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits()), column_px=900)
 st.caption("Red border: the node being decided. Dashed: not decided yet.")
 show_rows(v, partial, node, k)
 
@@ -301,4 +305,5 @@ elif step is not None and step.action == "leaf" and step.candidates is not None 
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
     following = tree.steps[k]
-    drawing.prefetch(tree.at_step(k + 1).to_dot(highlight=following.node_id), lambda: following.candidates)
+    ahead = tree.at_step(k + 1).to_dot(highlight=following.node_id, digits=common.digits())
+    drawing.prefetch(ahead, lambda: following.candidates)

@@ -20,7 +20,8 @@ LAYERS = [
     "encoding", "measures", "conditions", "candidates", "splits", "table",
     "routing", "surrogates", "summary", "steps", "engine",
     "export", "partition", "tree", "induction", "pruning", "evaluation",
-    "api", "catalog", "derivation", "display", "cli", "sklearn", "__init__", "__main__",
+    "api", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display", "worksheet",
+    "cli", "sklearn", "__init__", "__main__",
 ]
 
 

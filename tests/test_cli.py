@@ -10,6 +10,7 @@ import pytest
 
 import dtlearn
 import exact
+from dtlearn.worksheet import to_latex, to_markdown, worksheet
 
 
 def run(*arguments: str, cwd=None):
@@ -53,6 +54,9 @@ def test_settings_and_dot():
     (("tree", "tennis", "--target", "nope"), "Unknown target column 'nope'"),
     (("table", "tennis", "--step", "99"), "--step must be between 1 and"),
     (("grow", "tennis"), "invalid choice: 'grow'"),
+    (("worksheet", "tennis", "--steps", "2-x"), "--steps takes a step or a range like 1-3, not '2-x'"),
+    (("worksheet", "tennis", "-a", "id3", "--steps", "3-99"), "1 <= first <= last <= 8"),
+    (("worksheet", "tennis", "--format", "pdf"), "invalid choice: 'pdf'"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(arguments, message):
     result = run(*arguments)
@@ -75,3 +79,19 @@ def test_an_arff_file():
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == dtlearn.fit(dtlearn.read_arff(arff), "c45").to_text()
     assert result.stdout.startswith("outlook = sunny")
+
+
+def test_a_worksheet_and_its_solution():
+    # the same sheet as the library gives; Mitchell (1997): Gain(S, Outlook) = 0.2467, printed 0.247
+    tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    sheet = worksheet(tree, 1, 3, dataset="PlayTennis")
+    latex = run("worksheet", "tennis", "--algorithm", "id3", "--steps", "1-3")
+    assert latex.returncode == 0, latex.stderr
+    assert latex.stdout == to_latex(sheet, solution=False)
+    markdown = run("worksheet", "tennis", "-a", "id3", "--steps", "1-3", "--solution", "--format", "markdown")
+    assert markdown.stdout == to_markdown(sheet, solution=True)
+    assert markdown.stdout.startswith("# Worksheet: PlayTennis with ID3, steps 1 to 3 (solution)")
+    assert "**Answer.** Gain = 0.247." in markdown.stdout
+    whole = run("worksheet", "tennis", "-a", "id3", "--format", "markdown", "--digits", "4", "--solution")
+    assert "steps 1 to 8" in whole.stdout.splitlines()[0] and "\n1. What is the entropy" in whole.stdout
+    assert "**Answer.** Gain = 0.2467." in whole.stdout and "## Step 8: a leaf" in whole.stdout

@@ -1,0 +1,343 @@
+"""The common mistakes in computing split measures by hand, as data and pure functions.
+
+Each `Mistake` says what a student did and, for each quantity it affects, how to compute the
+number that mistake produces at a node (`answers.Work`). `recognise` recomputes a wrong answer
+under every mistake and returns those that reproduce it to the student's decimals. The numbers
+are built from the `measures` definitions changed in the one place the mistake changes: a
+logarithm to another base is log2 scaled (H_b = H_2 ln 2 / ln b), an unweighted average is
+the mean of the same branch entropies, and so on.
+
+`grade_choice` grades the non-numeric answers (the attribute chosen, the threshold, a leaf's
+class), naming the mistake where one explains the choice: ranking by another measure, ID3
+testing an attribute again, a cut at a data value instead of the midpoint or the reverse.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .data import label
+from .answers import Grade, Reading, Work, agrees, read_answer, textbook, truncated
+from .measures import RANKED_BY, SplitStats
+
+
+@dataclass(frozen=True)
+class Mistake:
+    key: str
+    name: str  # what the student did, as the page says it
+    explanation: str  # why it is wrong / what to do instead
+    compute: dict  # quantity -> f(work, branch, decimals) -> the number the mistake gives (None: n/a)
+
+
+@dataclass(frozen=True)
+class Found:
+    mistake: Mistake
+    value: float  # the number this mistake gives
+
+
+# numbers under each mistake ----------------------------------------------------------------
+
+def _base(log_of_2: float) -> Callable:
+    """A measure in nats or decimal digits: the log2 value times ln 2 / ln b."""
+    def scaled(column: str) -> Callable:
+        return lambda w, b, k: w.exact(column, b) * log_of_2 if column.startswith("branch") else \
+            w.exact(column) * log_of_2
+    return scaled
+
+
+_LN, _LOG10 = _base(math.log(2)), _base(math.log10(2))
+_ENTROPY_KEYS = ("node_entropy", "branch_entropy", "entropy_after", "gain", "split_info")
+
+
+def _stats(w: Work) -> SplitStats:
+    return w.stats
+
+
+def _branch_sizes(w: Work) -> np.ndarray:
+    return w.counts.sum(axis=1)
+
+
+def _unweighted(per_branch: str) -> Callable:
+    return lambda w, b, k: float(np.mean(getattr(_stats(w), per_branch)[0]))
+
+
+def _by_counts(per_branch: str) -> Callable:
+    return lambda w, b, k: float(np.sum(_branch_sizes(w) * getattr(_stats(w), per_branch)[0]))
+
+
+def _gain_from(before: str, after: Callable) -> Callable:
+    """The gain when `after` replaces the weighted impurity (rho as in the definitions)."""
+    return lambda w, b, k: float(_stats(w).known[0] * (w.exact(before) - after(w, b, k)))
+
+
+def _ratio_with_gain(gain: Callable) -> Callable:
+    def ratio(w, b, k):
+        info = w.exact("split_info")
+        return (gain(w, b, k) - w.correction) / info if info > 0 else None
+    return ratio
+
+
+def _node_entropy(w: Work, b, k) -> float:
+    return w.exact("node_entropy")
+
+
+def _without_unknown(w: Work) -> SplitStats:
+    """The measures as if the rows with an unknown value were not there at all."""
+    return SplitStats(w.counts[None], np.zeros_like(w.missing), correction=w.correction)
+
+
+def _unknown_in_largest(w: Work) -> SplitStats:
+    """The rows with an unknown value counted, whole, in the largest branch."""
+    counts = w.counts.copy()
+    counts[int(np.argmax(_branch_sizes(w)))] += w.missing
+    return SplitStats(counts[None], np.zeros_like(w.missing), correction=w.correction)
+
+
+def _has_unknown(f: Callable) -> Callable:
+    return lambda w, b, k: f(w, b, k) if w.missing.sum() > 1e-9 else None
+
+
+def _of_node(weights: np.ndarray, column: str) -> float:
+    """A node measure (entropy_before, gini_before) of class weights, by the definitions."""
+    return float(np.asarray(getattr(SplitStats(weights[None, None], np.zeros_like(weights)), column))[0])
+
+
+def _at_root(column: str) -> Callable:
+    def value(w, b, k):
+        if np.allclose(w.root_weights, np.asarray(w.step.class_weights)):
+            return None  # this is the root
+        return _of_node(w.root_weights, column)
+    return value
+
+
+def _early(key: str) -> Callable:
+    """Intermediate results rounded to fewer decimals than the answer (k-1 and k-2)."""
+    def value(w, b, k):
+        return [textbook(w, key, fewer, b) for fewer in range(max(k - 2, 1), k)] if k and k > 1 else None
+    return value
+
+
+def _truncated(key: str) -> Callable:
+    return lambda w, b, k: truncated(w.exact(key, b), k) if k else None
+
+
+CATALOGUE = (
+    Mistake("natural_log", "natural logarithm (ln) instead of log2",
+            "Entropy in bits uses log2: log2 x = ln x / ln 2 (Quinlan 1986).",
+            {key: _LN(key) for key in _ENTROPY_KEYS}),
+    Mistake("log10", "log10 instead of log2",
+            "Entropy in bits uses log2: log2 x = log10 x / log10 2.",
+            {key: _LOG10(key) for key in _ENTROPY_KEYS}),
+    Mistake("unweighted_average", "branch impurities averaged without weighting them by branch size",
+            "Weight each branch by its share of the rows, |D_v| / |D|.",
+            {"entropy_after": _unweighted("branch_entropies"), "gini_after": _unweighted("branch_ginis"),
+             "gain": _gain_from("node_entropy", _unweighted("branch_entropies")),
+             "gini_gain": _gain_from("node_gini", _unweighted("branch_ginis")),
+             "gain_ratio": _ratio_with_gain(_gain_from("node_entropy", _unweighted("branch_entropies")))}),
+    Mistake("weighted_by_counts", "branch impurities weighted by their row counts instead of their proportions",
+            "The weights are fractions |D_v| / |D| that add up to 1, not the counts |D_v|.",
+            {"entropy_after": _by_counts("branch_entropies"), "gini_after": _by_counts("branch_ginis"),
+             "gain": _gain_from("node_entropy", _by_counts("branch_entropies")),
+             "gini_gain": _gain_from("node_gini", _by_counts("branch_ginis"))}),
+    Mistake("not_subtracted", "the impurity after the split given as the gain (not subtracted from the node's)",
+            "Gain = impurity of the node - weighted impurity after the split.",
+            {"gain": lambda w, b, k: w.exact("entropy_after"), "gini_gain": lambda w, b, k: w.exact("gini_after")}),
+    Mistake("reversed", "subtracted the wrong way round (after - before)",
+            "Gain = impurity before - impurity after; it is never negative.",
+            {"gain": lambda w, b, k: -w.exact("gain"), "gini_gain": lambda w, b, k: -w.exact("gini_gain")}),
+    Mistake("split_info_from_classes", "split information computed from the class proportions",
+            "Split information is the entropy of the branch sizes |D_v| / |D| (Quinlan 1993), "
+            "not of the classes.",
+            {"split_info": _node_entropy,
+             "gain_ratio": lambda w, b, k: _ratio_over(w, w.exact("node_entropy"))}),
+    Mistake("ratio_over_node_entropy", "gain ratio divided by the node's entropy",
+            "Gain ratio = gain / split information (the entropy of the branch sizes).",
+            {"gain_ratio": lambda w, b, k: _ratio_over(w, w.exact("node_entropy"))}),
+    Mistake("gini_of_node", "the node's Gini index given for the split",
+            "After the split, take each branch's Gini index weighted by the branch's share of rows.",
+            {"gini_after": lambda w, b, k: w.exact("node_gini")}),
+    Mistake("at_root", "computed from the whole dataset instead of the rows at this node",
+            "Below the root, count only the rows that reach the node.",
+            {"node_entropy": _at_root("entropy_before"), "node_gini": _at_root("gini_before")}),
+    Mistake("early_rounding", "intermediate results rounded too early (to fewer decimals than your answer)",
+            "Keep more decimals in the intermediate results than in the answer.",
+            {key: _early(key) for key in ("entropy_after", "gain", "gain_ratio", "gini_after", "gini_gain")}),
+    Mistake("truncated", "cut off after the last digit instead of rounded",
+            "Round to the nearest: 0.2467 is 0.247 to 3 decimals.",
+            {key: _truncated(key) for key in ("node_entropy", "branch_entropy", "entropy_after", "gain",
+                                              "split_info", "gain_ratio", "node_gini", "branch_gini",
+                                              "gini_after", "gini_gain")}),
+    Mistake("unknown_ignored", "rows with an unknown value left out altogether (no rho, no unknown part)",
+            "C4.5 (Quinlan 1993) multiplies the gain by rho, the known share, and counts the unknown rows "
+            "as one more part of the split information.",
+            {"gain": _has_unknown(lambda w, b, k: float(_without_unknown(w).gain[0])),
+             "split_info": _has_unknown(lambda w, b, k: float(_without_unknown(w).split_info[0])),
+             "gain_ratio": _has_unknown(lambda w, b, k: float(_without_unknown(w).gain_ratio[0]))}),
+    Mistake("unknown_in_a_branch", "rows with an unknown value counted whole in the largest branch",
+            "C4.5 (Quinlan 1993) leaves them out of the branch counts and scales the gain by rho; "
+            "when the tree is used, they go down every branch with weight r~_v.",
+            {"gain": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).gain[0])),
+             "entropy_after": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).entropy_after[0])),
+             "gain_ratio": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).gain_ratio[0]))}),
+    Mistake("unknown_in_node", "the node's entropy taken over all its rows, the unknown ones included",
+            "With unknown values, C4.5 computes Ent(D~) over the rows whose value is known.",
+            {"node_entropy": _has_unknown(lambda w, b, k: _of_node(w.node + w.missing, "entropy_before"))}),
+)
+MISTAKES = {m.key: m for m in CATALOGUE}
+
+
+def _ratio_over(w: Work, denominator: float) -> float | None:
+    gain = w.exact("gain") - w.correction
+    return gain / denominator if denominator > 0 else None
+
+
+def candidates_for(work: Work, key: str, branch: int | None, decimals: int | None) -> list[Found]:
+    """Every mistake that applies to a quantity here, with the number it gives; a mistake that
+    gives the right number here (ln instead of log2 in a ratio of logarithms) is left out."""
+    exact = work.exact(key, branch)
+    found = []
+    for mistake in CATALOGUE:
+        compute = mistake.compute.get(key)
+        value = compute(work, branch, decimals) if compute is not None else None
+        for v in (value if isinstance(value, list) else [value]):
+            if v is None or not math.isfinite(v):
+                continue
+            if decimals and agrees(Reading(v, decimals), exact) or abs(v - exact) <= 1e-12:
+                continue
+            found.append(Found(mistake, float(v)))
+    return found
+
+
+def recognise(work: Work, key: str, reading: Reading, branch: int | None = None) -> list[Found]:
+    """The mistakes that reproduce a wrong answer (to its decimals), in catalogue order."""
+    matches, seen = [], set()
+    for found in candidates_for(work, key, branch, reading.decimals):
+        if found.mistake.key not in seen and agrees(reading, found.value):
+            matches.append(found)
+            seen.add(found.mistake.key)
+    return matches
+
+
+# the attribute, the threshold, the leaf's class -----------------------------------------------
+
+CHOICES = {m.key: m for m in (
+    Mistake("other_measure", "ranked the candidates by another measure",
+            "ID3 ranks by information gain (Quinlan 1986), C4.5 by gain ratio (Quinlan 1993), "
+            "CART by Gini gain (Breiman et al. 1984).", {}),
+    Mistake("used", "tested again an attribute already tested on the path",
+            "ID3 tests a categorical attribute at most once on a path (Quinlan 1986): its branches "
+            "below hold one value each.", {}),
+    Mistake("ineligible", "chose a candidate the split rules exclude here",
+            "The table's reason column says which rule excludes it.", {}),
+    Mistake("data_value", "put the threshold at a data value instead of the midpoint",
+            "CART cuts midway between two neighbouring values (Breiman et al. 1984).", {}),
+    Mistake("midpoint", "put the threshold at the midpoint",
+            "C4.5 (Quinlan 1993) cuts at the largest data value below the midpoint.", {}),
+)}
+MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain"}
+
+
+def grade_choice(work: Work, key: str, entered: str) -> Grade:
+    entered = str(entered).strip()
+    if key == "leaf_class":
+        return _grade_leaf(work, entered)
+    step, table = work.step, work.table
+    if step.chosen_row is None:
+        return Grade(key, entered, "wrong" if entered else "unreadable",
+                     f"No split is chosen here: the node becomes a leaf. {step.reason}", None, "leaf")
+    chosen = table.iloc[step.chosen_row]
+    if key == "attribute":
+        return _grade_attribute(work, entered, chosen)
+    return _grade_threshold(work, entered, chosen)
+
+
+def _grade_leaf(work: Work, entered: str) -> Grade:
+    step = work.step
+    exact = step.prediction
+    weights = ", ".join(f"{label(round(w, 3))} {c}" for c, w in zip(work.classes, step.class_weights) if w > 0)
+    if entered == str(exact):
+        return Grade("leaf_class", entered, "right", f"Right: {exact} ({weights}).", exact, exact)
+    return Grade("leaf_class", entered, "wrong", f"The leaf predicts {exact}: its rows are {weights}. {step.reason}",
+                 exact, exact)
+
+
+def _best_by(table: pd.DataFrame, column: str) -> str | None:
+    values = pd.to_numeric(table[column], errors="coerce")
+    return None if values.isna().all() else str(table.loc[values.idxmax(), "attribute"])
+
+
+def _grade_attribute(work: Work, entered: str, chosen: pd.Series) -> Grade:
+    table = work.table
+    ranks = RANKED_BY[work.step.origin.settings.criterion]
+    exact = str(chosen["attribute"])
+    if entered == exact:
+        return Grade("attribute", entered, "right", f"Right: {work.step.reason}", exact, exact)
+    mine = table[table["attribute"].astype(str) == entered]
+    if mine.empty:
+        return Grade("attribute", entered, "wrong", f"{entered} is not tested here; the algorithm chooses {exact}.",
+                     exact, exact)
+    found, names = [], []
+    if entered in work.step.origin.used(work.step.node_id):
+        found.append(CHOICES["used"])
+    others = [MEASURE_NAMES[c] for c in MEASURE_NAMES if c != ranks and c in table and _best_by(table, c) == entered]
+    if others:
+        found.append(CHOICES["other_measure"])
+        names.append(f"ranked by {' or '.join(others)} instead of {MEASURE_NAMES[ranks]}")
+    best = mine.iloc[int(np.argmax(pd.to_numeric(mine["score"], errors="coerce").fillna(-np.inf).to_numpy()))]
+    if not best["eligible"] and not found:
+        found.append(CHOICES["ineligible"])
+        names.append(f"{CHOICES['ineligible'].name} ({best['reason']})")
+    difference = float(chosen["score"]) - float(best["score"])
+    message = (f"The algorithm chooses {exact}: its {MEASURE_NAMES[ranks]} is {float(chosen['score']):.4f}, "
+               f"{entered}'s best is {float(best['score']):.4f} ({difference:.4f} less).")
+    if found:
+        names = [m.name for m in found if m.key == "used"] + names
+        message += " Your choice is what you get if you " + "; or ".join(names) + "."
+    return Grade("attribute", entered, "wrong", message, exact, exact, mistakes=tuple(found))
+
+
+def _grade_threshold(work: Work, entered: str, chosen: pd.Series) -> Grade:
+    """The chosen cut as the tree tests it: the midpoint (the table's threshold), or with
+    C4.5's rule the largest data value at most the midpoint (Quinlan 1993)."""
+    test = work.step.test
+    cut = getattr(test, "threshold", None)
+    if cut is None:
+        return Grade("threshold", entered, "wrong", f"The chosen test, {chosen['test']}, has no threshold.",
+                     None, str(chosen["test"]))
+    cut, midpoint = float(cut), float(chosen["threshold"])
+    shown = label(cut)
+    reading = read_answer(entered)
+    if reading is None:
+        return Grade("threshold", entered, "unreadable", "Write the threshold as a number, such as 2.45.", cut, shown)
+    if agrees(reading, cut):
+        return Grade("threshold", entered, "right", f"Right: the split tests {test.attribute} <= {shown}.", cut, shown)
+    below, above = _neighbours(work, str(chosen["attribute"]), midpoint)
+    at_data_value = work.step.origin.settings.threshold_at_data_value
+    found = []
+    if at_data_value and agrees(reading, midpoint):
+        found.append(CHOICES["midpoint"])
+    elif not at_data_value and any(v is not None and agrees(reading, v) for v in (below, above)):
+        found.append(CHOICES["data_value"])
+    message = f"The threshold is {shown}: the split tests {test.attribute} <= {shown}."
+    if below is not None and above is not None:
+        message += (f" The neighbouring values at this node are {label(below)} and {label(above)}; "
+                    + (f"C4.5 cuts at the lower one, {label(below)}, the largest value not above their midpoint "
+                       f"{label(midpoint)}." if at_data_value else "the cut lies midway between them."))
+    if found:
+        message += " Your number is what you get if you " + "; or ".join(m.name for m in found) + "."
+    return Grade("threshold", entered, "wrong", message, cut, shown, mistakes=tuple(found))
+
+
+def _neighbours(work: Work, attribute: str, cut: float) -> tuple[float | None, float | None]:
+    """The largest value at the node at most the cut, and the smallest above it."""
+    origin = work.step.origin
+    rows, _ = origin.rows(work.step.node_id)
+    values = pd.to_numeric(origin.data.frame[attribute].iloc[rows], errors="coerce").dropna().to_numpy(dtype=float)
+    below, above = values[values <= cut + 1e-12], values[values > cut + 1e-12]
+    return (float(below.max()) if below.size else None, float(above.min()) if above.size else None)
+

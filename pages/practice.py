@@ -1,0 +1,263 @@
+"""Practice: check your own numbers, guess the next split, print a worksheet.
+
+Every number is graded by dtlearn.grading against the candidate table's own values (the
+same the Step page shows); the mistakes named come from dtlearn.mistakes; the quiz from
+dtlearn.quiz; worksheets from dtlearn.worksheet. This page only reads and shows them.
+"""
+
+import streamlit as st
+
+from dtlearn import grading, quiz
+from dtlearn.data import label
+from pages import common, drawing
+from pages.common import md
+
+MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Worksheet")))
+FAMILIES = {"gain_ratio": ("entropy",), "entropy": ("entropy",), "gini": ("gini",)}
+ENTROPY_KEYS = ("node_entropy", "branch_entropy", "entropy_after", "gain", "split_info", "gain_ratio")
+GINI_KEYS = ("node_gini", "branch_gini", "gini_after", "gini_gain")
+ICONS = {"right": ":material/check_circle:", "wrong": ":material/cancel:", "too_coarse": ":material/help:",
+         "unreadable": ":material/help:", "half": ":material/contrast:"}
+
+
+def step_label(step) -> str:
+    where = "the root" if not step.path else " and ".join(step.path)
+    return f"Step {step.number}: {where}"
+
+
+def node_facts(tree, step) -> None:
+    st.markdown(f"**Node:** {common.in_words(step.path, step.n)}  \n"
+                f"**Rows:** {common.counts_text(tree.classes, step.class_weights)}")
+
+
+def pick_step(tree, key: str):
+    """A growth step of the tree (the shared step when it is one)."""
+    growth = quiz.questions(tree)
+    if st.session_state.get(key) not in range(len(growth)):
+        shared = common.current_step(len(growth))
+        st.session_state[key] = max(shared - 1, 0)
+    index = st.selectbox("Node (a step of the growth)", range(len(growth)), key=key,
+                         format_func=lambda i: step_label(growth[i]))
+    return growth[index]
+
+
+# check my numbers -----------------------------------------------------------------------------
+
+def quantities_for(tree, step) -> list[str]:
+    criterion = tree.settings.criterion
+    keys = list(GINI_KEYS if criterion == "gini" else ENTROPY_KEYS)
+    if criterion == "entropy":
+        keys = [k for k in keys if k not in ("split_info", "gain_ratio")]
+    keys.append("attribute" if step.action == "split" else "leaf_class")
+    if step.action == "split" and step.test.kind == "threshold":
+        keys.append("threshold")
+    return keys
+
+
+def branch_text(name: str) -> str:
+    return name[2:] if name.startswith("= ") else name
+
+
+def candidate_rows(step) -> dict[int, str]:
+    """Each attribute's best row (and the chosen one): the rows a student is likely to work."""
+    from pages.step import candidate_text  # the Step page's name for a candidate
+
+    table = step.table
+    best = step.candidates.best_rows() if step.candidates is not None else []
+    return {int(i): candidate_text(table.iloc[int(i)]) + ("  (chosen)" if table.iloc[int(i)]["chosen"] else "")
+            for i in best}
+
+
+def check_ui(v) -> None:
+    tree = v.tree
+    step = pick_step(tree, "practice_node")
+    node_facts(tree, step)
+    rows = candidate_rows(step)
+    if not rows:
+        st.info("No candidate split here (every row has one class, or no attribute is left). "
+                "Grade the leaf's class below.")
+    row = None
+    if rows:
+        key = f"practice_row_{step.number}"
+        default = step.chosen_row if step.chosen_row in rows else next(iter(rows))
+        if st.session_state.get(key) not in rows:
+            st.session_state[key] = default
+        row = st.selectbox("Candidate you worked out", list(rows), key=key, format_func=rows.get)
+    work = grading.Work.of(step, row, root=tree.steps[0])
+    if row is not None:
+        st.markdown("**Its branches** (" + md("/".join(tree.classes)) + "): " + " · ".join(
+            f"{md(branch_text(b))}: {'/'.join(label(round(c, 3)) for c in counts)}"
+            for b, counts in zip(work.branches, work.counts)))
+        if work.missing.sum() > 0:
+            st.markdown(f"**Unknown value:** {common.counts_text(tree.classes, work.missing)} "
+                        "(C4.5 weights, Quinlan 1993)")
+    results = st.container()  # the verdicts above the form: in view after the click, on a projector too
+    entries = answers_form(tree, step, work)
+    if entries is not None:
+        with results:
+            show_grades(work, entries)
+
+
+def answers_form(tree, step, work):
+    """The form of answers; returns [(quantity, branch, text)] when submitted."""
+    keys = quantities_for(tree, step)
+    with st.form(f"answers_{step.number}_{work.row}", border=True):
+        st.caption("Enter what you computed (any number of decimals, a decimal comma or a fraction such as "
+                   "5/14); leave blank what you did not compute.")
+        entries = []
+        columns = st.columns(3)
+        slot = 0
+        for key in keys:
+            quantity = grading.QUANTITIES[key]
+            if quantity.per_branch:
+                if work.row is None:
+                    continue
+                for b, name in enumerate(work.branches):
+                    text = columns[slot % 3].text_input(f"{quantity.title.split(',')[0]}: {branch_text(name)}",
+                                                        key=f"answer_{key}_{b}")
+                    entries.append((key, b, text))
+                    slot += 1
+            elif key == "attribute":
+                options = [""] + list(dict.fromkeys(work.table["attribute"].astype(str)))
+                text = columns[slot % 3].selectbox(quantity.title, options, key="answer_attribute")
+                entries.append((key, None, text))
+                slot += 1
+            elif key == "leaf_class":
+                text = columns[slot % 3].selectbox(quantity.title, [""] + list(tree.classes), key="answer_leaf")
+                entries.append((key, None, text))
+                slot += 1
+            else:
+                if work.row is None and quantity.column not in ("entropy_before", "gini_before"):
+                    continue
+                text = columns[slot % 3].text_input(quantity.title, key=f"answer_{key}")
+                entries.append((key, None, text))
+                slot += 1
+        submitted = st.form_submit_button("Check my answers", type="primary")
+    return [(k, b, t) for k, b, t in entries if str(t).strip()] if submitted else None
+
+
+def show_grades(work, entries) -> None:
+    if not entries:
+        st.info("Enter at least one answer, then check.")
+        return
+    digits = common.digits()
+    results = [(k, b, grading.grade(work, k, t, branch=b, digits=digits)) for k, b, t in entries]
+    right = sum(r.right for _, _, r in results)
+    st.subheader(f"{right} of {len(results)} right")
+    for key, b, result in results:
+        title = grading.QUANTITIES[key].title.split(",")[0]
+        where = f" ({md(branch_text(work.branches[b]))})" if b is not None else ""
+        text = f"**{title}{where}**: {md(result.entered)}. {md(result.message)}"
+        show = st.success if result.right else st.error if result.status == "wrong" else st.warning
+        show(text, icon=ICONS[result.status])
+        for mistake in result.mistakes:
+            st.caption(f"{md(mistake.name.capitalize())}: {md(mistake.explanation)}")
+        if result.formula:
+            st.latex(r"\begin{gathered}" + r" \\[0.6em] ".join(result.formula) + r"\end{gathered}")
+
+
+# guess the next split ---------------------------------------------------------------------------
+
+def _quiz_state(v) -> dict:
+    """The quiz's progress, started afresh for another tree."""
+    key = (v.choices,)
+    state = st.session_state.get("quiz")
+    if state is None or state.get("key") != key:
+        state = {"key": key, "index": 0, "score": 0.0, "answered": {}}
+        st.session_state["quiz"] = state
+    return state
+
+
+def _next_question(state: dict) -> None:
+    state["index"] += 1
+
+
+def _restart(state: dict) -> None:
+    state.update(index=0, score=0.0, answered={})
+
+
+def guess_ui(v) -> None:
+    tree = v.tree
+    questions = quiz.questions(tree)
+    state = _quiz_state(v)
+    done = len(state["answered"])
+    st.markdown(f"**Score: {label(state['score'])} of {done}** · question {min(state['index'] + 1, len(questions))} "
+                f"of {len(questions)}")
+    if state["index"] >= len(questions):
+        st.success(f"The tree is complete: {label(state['score'])} points of {len(questions)}.")
+        st.button("Start again", on_click=_restart, args=(state,), key="quiz_restart")
+        drawing.tree_chart(tree.at_step(tree.growth_steps).to_dot(digits=common.digits()), column_px=900)
+        return
+    step = questions[state["index"]]
+    before = tree.at_step(step.number - 1)
+    drawing.tree_chart(before.to_dot(highlight=step.node_id, digits=common.digits()), column_px=900)
+    st.caption("Red border: the node to decide. Dashed: not decided yet.")
+    node_facts(tree, step)
+    options = quiz.options(step)
+    leaf = "make it a leaf"
+    answered = state["answered"].get(step.number)
+    locked = answered is not None
+    choice = st.radio("What does the algorithm do here?", list(options) + [leaf], horizontal=True,
+                      key=f"guess_attribute_{step.number}", disabled=locked)
+    test = None
+    if choice != leaf and len(options.get(choice, ())) > 1:
+        best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
+        picked = st.selectbox("Which test?", (best,) + options[choice], key=f"guess_test_{step.number}_{choice}",
+                              disabled=locked, help="A candidate test of this attribute at this node.")
+        test = None if picked == best else picked
+    if st.button("Reveal", type="primary", disabled=locked, key=f"reveal_{step.number}"):
+        result = quiz.check(step, None if choice == leaf else choice, test)
+        state["answered"][step.number] = result
+        state["score"] += result.points
+        st.rerun()
+    if answered is not None:
+        show = st.success if answered.verdict == "right" else st.warning if answered.verdict == "half" else st.error
+        show(md(answered.message), icon=ICONS[answered.verdict])
+        if step.action == "split":
+            from pages.step import display_table  # the Step page's reading of the table
+
+            shown, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
+            st.dataframe(shown, hide_index=True, width="stretch", column_config=config)
+        st.button("Next question", on_click=_next_question, args=(state,), type="primary", key="quiz_next")
+
+
+# worksheet ---------------------------------------------------------------------------------------
+
+def worksheet_ui(v) -> None:
+    from dtlearn import worksheet
+
+    tree = v.tree
+    total = tree.growth_steps
+    if total == 0:
+        st.info("This tree has no growth step to make a worksheet of.")
+        return
+    first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
+    sheet = worksheet.worksheet(tree, first, last, digits=common.digits() or 6, dataset=v.title)
+    name = f"{v.choices.source if not v.choices.is_upload else 'upload'}-{tree.algorithm}-steps-{first}-{last}"
+    columns = st.columns(4)
+    for i, (solution, fmt) in enumerate(((False, "latex"), (True, "latex"), (False, "markdown"), (True, "markdown"))):
+        render = worksheet.to_latex if fmt == "latex" else worksheet.to_markdown
+        suffix = ("-solution" if solution else "") + (".tex" if fmt == "latex" else ".md")
+        title = f"{'Solution' if solution else 'Exercises'} ({'LaTeX' if fmt == 'latex' else 'Markdown'})"
+        columns[i].download_button(title, render(sheet, solution), file_name=name + suffix, key=f"download_{i}",
+                                   width="stretch")
+    show_solution = st.toggle("Show the solution", key="worksheet_solution")
+    st.markdown(worksheet.to_markdown(sheet, show_solution))
+
+
+v = common.view()
+st.title("Practice")
+st.markdown(common.describe(v))
+if v.tree.is_regression:
+    st.info("Practice covers classification trees (entropy, gain, gain ratio, Gini). This target is numeric: "
+            "choose a target with classes, or Task: Classification under *Missing values, priors, regression*.")
+    st.stop()
+if st.session_state.get("practice_mode") not in MODES:
+    st.session_state["practice_mode"] = "check"
+mode = st.segmented_control("Mode", list(MODES), key="practice_mode", format_func=MODES.get, required=True)
+if mode == "check":
+    check_ui(v)
+elif mode == "guess":
+    guess_ui(v)
+else:
+    worksheet_ui(v)
