@@ -318,11 +318,9 @@ def _decide(plan: _Plan, level: _Level) -> _Decision:
     return _Decision(stats, shown, stop, bests, thresholds, cut_at, blocks, choice, winner)
 
 
-def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=frozenset()):
-    """Each attribute's competing candidate at the node made of `rows` (with `weights`), as the
-    engine scores it: Bests of shape (1, A) and the best cuts' thresholds (for comparing with
-    `splits.evaluate`, the definitions)."""
-    plan = _Plan(encoded, settings)
+def _start(plan: _Plan, rows, weights, depth: int = 0, used=frozenset(), fallback=None) -> _Level:
+    """A level of one node made of any `rows` (with `weights`): a subtree's root."""
+    encoded = plan.encoded
     rows = np.asarray(rows, dtype=np.int32)
     weights = np.asarray(weights, dtype=float)
     n = len(rows)
@@ -336,9 +334,30 @@ def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=fr
     cls = np.zeros(n, np.int8) if encoded.is_regression else encoded.y[rows].astype(np.int32)
     ypos = encoded.y[rows].astype(float) if encoded.is_regression else np.zeros(0)
     mask = np.array([[a in used for a in encoded.attributes]])
-    level = _Level(np.array([0]), np.array([n]), rows, weights.copy(), cls, ypos, order, vals, np.array([-1]),
-                   np.array([-1]), np.array([0]), mask, np.full((1, k), 1.0 / k))
-    size = np.array([weights.sum()])
+    inherited = np.full((1, k), 1.0 / k) if fallback is None else np.asarray(fallback, dtype=float).reshape(1, k)
+    return _Level(np.array([0]), np.array([n]), rows, weights.copy(), cls, ypos, order, vals, np.array([-1]),
+                  np.array([-1]), np.array([depth]), mask, inherited)
+
+
+def grow_from(encoded, settings, rows, weights, depth: int = 0, used=frozenset(), fallback=None) -> Grown:
+    """`grow` below one node: the subtree the algorithm grows from `rows` (with `weights`) at
+    `depth`, the attributes in `used` barred (ID3), `fallback` the parent's distribution."""
+    plan = _Plan(encoded, settings)
+    level = _start(plan, rows, weights, depth, used, fallback)
+    grown = Grown()
+    while level.size:
+        level = _grow_level(plan, level, grown)
+    grown.finish()
+    return grown
+
+
+def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=frozenset()):
+    """Each attribute's competing candidate at the node made of `rows` (with `weights`), as the
+    engine scores it: Bests of shape (1, A) and the best cuts' thresholds (for comparing with
+    `splits.evaluate`, the definitions)."""
+    plan = _Plan(encoded, settings)
+    level = _start(plan, rows, weights, 0, used)
+    size = np.array([level.w.sum()])
     bests, thresholds, _, _ = _score(plan, level, np.array([True]), size)
     return bests, thresholds
 

@@ -185,6 +185,11 @@ def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tre
     return replace(meta, root_impurity=summarize(meta, root_stats, uniform)["impurity"])
 
 
+def tree_of(encoded: Encoded, settings: Settings, steps: tuple) -> Tree:
+    """A complete tree made of recorded steps (grown here, or by hand: `by_hand`)."""
+    return replace(_tree(encoded, settings, (), 0), steps=tuple(steps), total_steps=len(steps))
+
+
 # --- the engine's record as steps ------------------------------------------------------------------
 
 def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth) -> list[Step]:

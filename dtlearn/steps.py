@@ -91,6 +91,8 @@ class Step:
         if candidates is None:
             return empty_frame(self.value is not None and not self.class_weights)
         table = candidates.frame()
+        if self.details.get("by_hand"):  # a hand-grown split: its row is the one chosen
+            return table.assign(chosen=np.arange(len(table)) == self.details.get("row"))
         if self.action != SPLIT and table["chosen"].any():
             table = table.assign(chosen=False)
         return table
@@ -100,6 +102,8 @@ class Step:
         """Position of the chosen candidate in `table` (None for a leaf)."""
         if self.action != SPLIT or self.candidates is None:
             return None
+        if self.details.get("by_hand"):
+            return self.details.get("row")
         return self.candidates.chosen_row
 
     def _repr_html_(self) -> str | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import dtlearn
+from dtlearn import derivation
 from dtlearn.data import Dataset, label
 from dtlearn.settings import CRITERION_NAMES
 
@@ -39,7 +40,7 @@ if "zaki" in dtlearn.PRESETS:
                                f"η = {label(_zaki.leaf_size)} rows or purity π = {label(_zaki.min_purity)}.")
 CRITERION_TITLES = dtlearn.settings.CRITERION_TITLES
 DIGITS = ("3", "4", "all")  # the sidebar's precision: decimals of every number shown
-PRACTICE_MODES = ("check", "guess", "worksheet")
+PRACTICE_MODES = ("check", "guess", "hand", "worksheet")
 
 
 def digits() -> int | None:
@@ -205,6 +206,26 @@ def _grown_on_pair(source: str, target: str, kinds: tuple, algorithm: str, setti
     return dtlearn.fit(data, algorithm, **dict(settings))
 
 
+@st.cache_resource(show_spinner="Growing your tree…", max_entries=32)
+def _by_hand(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, held_out: bool,
+             hand: tuple) -> tuple:
+    """(the hand-grown tree, the algorithm's, the held-out rows or None), on the training part
+    when `held_out` (75 / 25, stratified, seed 0: dtlearn.train_test_split)."""
+    from dtlearn import by_hand
+
+    data = prepared(source, target, kinds)
+    test = None
+    if held_out:
+        data, test = dtlearn.train_test_split(data, 0.25, seed=0)
+    base = dtlearn.fit(data, algorithm, **dict(settings))
+    return by_hand.grow_by_hand(base, dict(hand)), by_hand.grow_by_hand(base, {}), test
+
+
+def by_hand(choices: Choices, held_out: bool, hand: dict) -> tuple:
+    c = choices
+    return _by_hand(c.source, c.target, c.kinds, c.algorithm, c.settings, held_out, tuple(sorted(hand.items())))
+
+
 def pair_algorithm(choices: Choices) -> tuple[str, tuple]:
     """The algorithm and settings for a tree on two numeric attributes: ID3 becomes C4.5."""
     if choices.algorithm == "id3":
@@ -317,7 +338,8 @@ def node_text(tree, node) -> str:
         held = f"mean {md(tree.target)} {node.value:.4f}" if node.n > 0 else "no rows"
         return f"{size} rows: {held} · **MSE** {node.impurity:.4f}"
     impurity = "Gini" if tree.settings.impurity == "gini" else "entropy"
-    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {node.impurity:.3f}"
+    shown = derivation.number(node.impurity, digits())
+    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {md(shown)}"
 
 
 def warn_id3_numbers(v: View) -> None:

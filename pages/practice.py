@@ -12,7 +12,8 @@ from dtlearn.data import label
 from pages import common, drawing
 from pages.common import md
 
-MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Worksheet")))
+MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Grow it by hand",
+                                         "Worksheet")))
 FAMILIES = {"gain_ratio": ("entropy",), "entropy": ("entropy",), "gini": ("gini",)}
 ENTROPY_KEYS = ("node_entropy", "branch_entropy", "entropy_after", "gain", "split_info", "gain_ratio")
 GINI_KEYS = ("node_gini", "branch_gini", "gini_after", "gini_gain")
@@ -221,6 +222,110 @@ def guess_ui(v) -> None:
         st.button("Next question", on_click=_next_question, args=(state,), type="primary", key="quiz_next")
 
 
+# grow it by hand ---------------------------------------------------------------------------------
+
+ALGORITHMS_CHOICE = "(the algorithm's choice)"
+
+
+def _hand_state(v) -> dict:
+    state = st.session_state.get("hand")
+    if state is None or state.get("key") != v.choices:
+        state = {"key": v.choices, "choices": {}}
+        st.session_state["hand"] = state
+    return state
+
+
+def _set_choice(state: dict, path: tuple, choice) -> None:
+    """A new choice at a node (None: the algorithm's); the choices below it belonged to the old subtree."""
+    kept = {p: c for p, c in state["choices"].items() if p[:len(path)] != path}
+    if choice is not None:
+        kept[path] = choice
+    state["choices"] = kept
+
+
+def hand_ui(v) -> None:
+    from dtlearn.by_hand import compare
+
+    state = _hand_state(v)
+    held_out = st.toggle("Hold out 25 % of the rows to test both trees", value=True, key="hand_held_out",
+                         help="Both trees grow on the other 75 % (stratified, seed 0).")
+    try:
+        hand, algorithms, test = common.by_hand(v.choices, held_out, state["choices"])
+    except ValueError as error:
+        st.error(f"{md(error)} Your choices are reset.")
+        state["choices"] = {}
+        return
+    splits = [s for s in hand.steps if s.action in ("split", "leaf")]
+    key = "hand_node"
+    if st.session_state.get(key) not in range(len(splits)):
+        st.session_state[key] = 0
+    index = st.selectbox("Node to decide", range(len(splits)), key=key, format_func=lambda i: step_label(splits[i]) +
+                         (" · by hand" if splits[i].path in state["choices"] else ""))
+    step = splits[index]
+    node_facts(hand, step)
+    options = _hand_options(step)
+    current = state["choices"].get(step.path)
+    pick_key = f"hand_pick_{index}_{hash(step.path)}"
+    if st.session_state.get(pick_key) not in options:
+        st.session_state[pick_key] = current if current in options else ALGORITHMS_CHOICE
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    picked = left.selectbox("Your decision here", list(options), key=pick_key, format_func=options.get)
+    if right.button("Apply", type="primary", key="hand_apply", width="stretch"):
+        _set_choice(state, step.path, None if picked == ALGORITHMS_CHOICE else picked)
+        st.rerun()
+    result = compare(hand, algorithms, test)
+    show_comparison(result, held_out)
+    theirs_title = f"{common.algorithm_title(hand.algorithm)}'s tree"
+    views = ("side by side", "your tree", theirs_title)
+    shown = st.segmented_control("Show", views, key="hand_view", required=True, default=views[0],
+                                 help="One tree at a time draws it at the page's full width (a projector).")
+    drawings = {"your tree": ("**Your tree**", hand.to_dot(highlight=step.node_id, digits=common.digits())),
+                theirs_title: (f"**{theirs_title}**", algorithms.to_dot(digits=common.digits()))}
+    if shown == "side by side":
+        for column, (title, dot) in zip(st.columns(2), drawings.values()):
+            with column:
+                st.markdown(title)
+                drawing.tree_chart(dot, column_px=440)
+    else:
+        title, dot = drawings[shown]
+        st.markdown(title)
+        drawing.tree_chart(dot, column_px=900)
+    if state["choices"]:
+        st.button("Start again (the algorithm's tree)", key="hand_reset",
+                  on_click=lambda: state.update(choices={}))
+
+
+def _hand_options(step) -> dict:
+    """The decisions offered at a node: the algorithm's, a leaf, or any candidate (each
+    attribute's best first, then every other candidate)."""
+    from dtlearn.by_hand import LEAF
+
+    options = {ALGORITHMS_CHOICE: "Leave it to the algorithm", LEAF: "Make it a leaf"}
+    table = step.table
+    if step.candidates is None or not len(table):
+        return options
+    best = step.candidates.best_rows()
+    ranked = common.CRITERION_TITLES.get(step.origin.settings.criterion, "score")
+    for i in list(best) + [i for i in range(min(len(table), 400)) if i not in set(best)]:
+        row = table.iloc[int(i)]
+        options[str(row["test"])] = f"{row['test']} ({ranked.lower()} {float(row['score']):.4f})"
+    return options
+
+
+def show_comparison(result, held_out: bool) -> None:
+    rows = {"nodes": result.nodes, "leaves": result.leaves, "depth": result.depth,
+            "training accuracy": tuple(f"{a:.3f}" for a in result.train_accuracy)}
+    if held_out and result.test_accuracy is not None:
+        rows["held-out accuracy"] = tuple(f"{a:.3f}" for a in result.test_accuracy)
+    table = {"": list(rows), "your tree": [str(v[0]) for v in rows.values()],
+             "the algorithm's": [str(v[1]) for v in rows.values()]}
+    st.dataframe(table, hide_index=True, width="content")
+    if result.first_difference is None:
+        st.info("Your tree is the algorithm's: choose another decision at a node to see what changes.")
+    else:
+        st.markdown(f"**First difference:** at {md(result.first_difference)}.")
+
+
 # worksheet ---------------------------------------------------------------------------------------
 
 def worksheet_ui(v) -> None:
@@ -259,5 +364,7 @@ if mode == "check":
     check_ui(v)
 elif mode == "guess":
     guess_ui(v)
+elif mode == "hand":
+    hand_ui(v)
 else:
     worksheet_ui(v)

@@ -20,7 +20,7 @@ LAYERS = [
     "encoding", "measures", "conditions", "candidates", "splits", "table",
     "routing", "surrogates", "summary", "steps", "engine",
     "export", "partition", "tree", "induction", "pruning", "evaluation",
-    "api", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display", "worksheet",
+    "api", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display", "worksheet",
     "cli", "sklearn", "__init__", "__main__",
 ]
 

@@ -92,3 +92,21 @@ def test_a_numeric_target_says_practice_is_for_classes(open_app):
     app = open_app(dataset="tips", algo="cart", page="practice")
     assert not app.at.exception
     assert any("classification" in i.value for i in app.at.info)
+
+
+def test_grow_by_hand_side_by_side(open_app):
+    """Humidity at PlayTennis's root: both trees drawn, compared, the first difference named."""
+    app = open_app(dataset="tennis", algo="id3", page="practice", mode="hand")
+    assert not app.at.exception
+    assert any("Your tree is the algorithm's" in i.value for i in app.at.info)
+    pick = next(s.key for s in app.at.selectbox if s.key.startswith("hand_pick"))
+    app.at.selectbox(key=pick).set_value("humidity = ?").run()
+    app.click("hand_apply")
+    assert any("First difference:** at the root" in m.value for m in app.at.markdown)
+    table = app.at.dataframe[0].value
+    assert list(table.columns) == ["", "your tree", "the algorithm's"]
+    assert "held-out accuracy" in list(table[""])
+    assert len(app.at.session_state["hand"]["choices"]) == 1
+    app.click("hand_reset")
+    assert app.at.session_state["hand"]["choices"] == {}
+    assert not app.at.exception
