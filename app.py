@@ -26,6 +26,7 @@ PAGES = {
     "tree": st.Page("pages/tree.py", title="Tree", url_path="tree"),
     "partitions": st.Page("pages/partitions.py", title="Partitions", url_path="partitions"),
     "pruning": st.Page("pages/pruning.py", title="Pruning", url_path="pruning"),
+    "compare": st.Page("pages/compare.py", title="Compare", url_path="compare"),
     "practice": st.Page("pages/practice.py", title="Practice", url_path="practice"),
 }
 DEFAULT_DATASET = "tennis"
@@ -124,6 +125,7 @@ def load_url() -> list[str]:
             state["digits"] = params["digits"]
         else:
             ignored.append(f"digits = '{params['digits']}' is not one of {', '.join(common.DIGITS)}")
+    state[common.PROJECTOR] = params.get("projector") == "1"
     if params.get("mode") in common.PRACTICE_MODES:
         state["practice_mode"] = params["mode"]
     if "step" in params:
@@ -152,6 +154,8 @@ def save_url(page_name: str, c: Choices) -> None:
     wanted["step"] = str(st.session_state.get("step", 0))
     if st.session_state.get("digits", common.DIGITS[0]) != common.DIGITS[0]:
         wanted["digits"] = st.session_state["digits"]
+    if common.projector():
+        wanted["projector"] = "1"
     if page_name == "practice" and st.session_state.get("practice_mode") in common.PRACTICE_MODES:
         wanted["mode"] = st.session_state["practice_mode"]
     if st.query_params.to_dict() != wanted:
@@ -190,23 +194,37 @@ def dataset_ui() -> str:
                "its attributes, and their declared values are kept. The last column is the target at first. "
                "Empty cells and `?` are missing values. An uploaded file stays in this browser tab: it cannot "
                "travel in a shared link.")
-    if file is not None:
-        content = file.getvalue()
-        if len(content) > common.MAX_UPLOAD_MB * 1024 * 1024:
-            st.error(f"{md(file.name)} is larger than {common.MAX_UPLOAD_MB} MB.")
-        else:
-            key = "upload:" + common.digest(content)
-            parsed = common.parse_upload(key, content)
-            if isinstance(parsed, dtlearn.Dataset):
-                if state.get("source") != key:
-                    state["step"] = 0
-                state["upload"] = {"name": file.name, "content": content}
-                state["source"] = key
-            else:
-                st.error(f"Could not use {md(file.name)}: {md(parsed)}")
+    pasted = st.text_area("…or paste a small table", key="paste_text", height=90,
+                          placeholder="outlook;windy;play\nsunny;yes;no\n…",
+                          help="Cells copied from a spreadsheet (tab-separated), or CSV / semicolon text with a "
+                               "header row. Read as a file would be.")
+    if st.button("Use the pasted table", key="paste_use", disabled=not pasted.strip()):
+        use_upload("pasted table", pasted.encode("utf-8"))
+        state["pasted_over"] = file.file_id if file is not None else None  # the paste wins over this file
+    if file is not None and state.get("pasted_over") != file.file_id:
+        use_upload(file.name, file.getvalue())
+    for note in (common.raw_dataset(state["source"]).notes if state["source"].startswith("upload:") else ()):
+        st.caption(md(note))
     if not state["source"].startswith("upload:"):
         st.caption(f"Still showing {md(common.source_title(state['source']))} until a file is read.")
     return state["source"]
+
+
+def use_upload(name: str, content: bytes) -> None:
+    """Read an uploaded (or pasted) table; the view moves to it only if it reads."""
+    state = st.session_state
+    if len(content) > common.MAX_UPLOAD_MB * 1024 * 1024:
+        st.error(f"{md(name)} is larger than {common.MAX_UPLOAD_MB} MB.")
+        return
+    key = "upload:" + common.digest(content)
+    parsed = common.parse_upload(key, content)
+    if not isinstance(parsed, dtlearn.Dataset):
+        st.error(f"Could not use {md(name)}: {md(parsed)}")
+        return
+    if state.get("source") != key:
+        state["step"] = 0
+    state["upload"] = {"name": name, "content": content}
+    state["source"] = key
 
 
 def target_ui(source: str) -> str:
@@ -315,6 +333,9 @@ def sidebar_ui() -> Choices:
         algorithm, settings = settings_ui(common.is_regression(source, target, kinds))
         st.divider()
         st.session_state.setdefault("digits", common.DIGITS[0])
+        st.toggle("Projector mode", key=common.PROJECTOR,
+                  help="Larger type and a compact top: the tree and the decision in the first screen of a "
+                       "1280x720 projector. The clicker's keys (Page Down / Up, ←/→, Home / End) step on every page.")
         st.segmented_control("Decimals shown", common.DIGITS, key="digits", required=True,
                              help="How many decimals tables, formulas and tree labels show ('all': every "
                                   "digit of the exact value). Practice grades an answer to the decimals it has.")
@@ -334,7 +355,7 @@ def keep_values() -> None:
     their values are written back at the start of every run, which keeps them."""
     state = st.session_state
     families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
-    for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", *families):
+    for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", common.PROJECTOR, *families):
         if key in state:
             state[key] = state[key]
 
@@ -364,8 +385,11 @@ def route() -> None:
     else:
         kept = st.session_state.get("choices") or default_choices()
         st.session_state["choices"] = kept
-        st.error(f"{md(problem)}  \nThe page keeps showing the last tree dtlearn accepted.")
+        where = ("  \nTask is in the sidebar under *Missing values, priors, regression*."
+                 if "Task" in problem else "")
+        st.error(f"{md(problem)}{where}  \nThe page keeps showing the last tree dtlearn accepted.")
     save_url(names.get(page.url_path, "data"), st.session_state["choices"])
+    common.classroom()
     page.run()
 
 

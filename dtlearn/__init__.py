@@ -1,7 +1,7 @@
 """dtlearn: decision-tree induction you can watch, with every number exact.
 
 The public API (stable names):
-    Dataset, read_csv, DataError, dataset_names, load_dataset
+    Dataset, read_csv, read_table_text, DataError, dataset_names, load_dataset
     entropy, gini, misclassification
     split_table, fit, infer_task, Tree
     partition
@@ -9,7 +9,7 @@ The public API (stable names):
 """
 
 from .catalog import dataset_info, dataset_names, load_dataset
-from .data import DataError, Dataset, read_csv
+from .data import DataError, Dataset, read_csv, read_table_text
 from .arff import read_arff
 from .impurity import entropy, gini, misclassification
 from .induction import infer_task, split_table
@@ -26,7 +26,7 @@ from . import worksheet  # exercise sheets and worked solutions, LaTeX or Markdo
 __all__ = [
     "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
     "Tree", "dataset_info", "dataset_names", "entropy", "fit", "gini", "infer_task", "load_dataset", "make_settings",
-    "misclassification", "partition", "read_arff", "read_csv", "split_lines", "split_table",
+    "misclassification", "partition", "read_arff", "read_csv", "read_table_text", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
     "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
     "train_validation_test_split", "display", "worksheet",

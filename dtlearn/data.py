@@ -1,14 +1,15 @@
 """Datasets: a pandas frame, its target column and the kind of every attribute.
 
-`read_csv` is the one door through which files enter; anything it cannot use raises
-`DataError` with a message a student can act on, never another exception type.
-Files are parsed as text only (no pickle, no eval).
+`read_csv` is the one door through which files enter (`read_table_text` is the same door for a
+table pasted as text); anything it cannot use raises `DataError` with a message a student can act
+on, never another exception type. Files are parsed as text only (no pickle, no eval).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,18 @@ import pandas as pd
 
 KINDS = ("categorical", "numeric")
 MISSING_MARKERS = ("", "?")
+
+# The separators a table may use, by name, in the order that breaks ties: comma first, so a file
+# that reads as comma-separated is read exactly as before.
+SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+SEPARATOR_NOTES = {
+    ";": "Read as semicolon-separated (as European Excel saves CSV).",
+    "\t": "Read as tab-separated (as a spreadsheet copies cells).",
+}
+SNIFF_CHARS, SNIFF_ROWS = 65536, 20  # how much of the start the separator is judged on
+# A number written with a comma as its decimal mark, as European Excel saves it: 3, -1,5, 0,25,
+# 1,5E-03. No thousands separators: "1.234,5" is not matched, and "1,234" means 1.234.
+DECIMAL_COMMA = r"[+-]?\d+(?:,\d+)?(?:[eE][+-]?\d+)?"
 
 
 class DataError(ValueError):
@@ -31,7 +44,9 @@ class Dataset:
 
     `kinds` maps attribute -> "categorical" or "numeric"; attributes not listed are
     inferred (numeric dtype -> numeric, anything else -> categorical). Attributes are all
-    columns but the target. Missing values are NaN / None in the frame.
+    columns but the target. Missing values are NaN / None in the frame. `notes` are short
+    sentences saying how a file was read (its separator, decimal commas), for an app to show;
+    () when there is nothing to say.
 
     >>> d = Dataset(pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]}), "y")
     >>> d.attributes, d.kinds["x"], d.classes
@@ -41,10 +56,13 @@ class Dataset:
     frame: pd.DataFrame
     target: str
     kinds: Mapping[str, str] = field(default=None)  # type: ignore[assignment]
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.frame, pd.DataFrame):
             raise DataError("A dataset needs a pandas DataFrame.")
+        notes = (self.notes,) if isinstance(self.notes, str) else tuple(self.notes or ())
+        object.__setattr__(self, "notes", tuple(str(note) for note in notes))
         columns = [str(c) for c in self.frame.columns]
         if len(set(columns)) != len(columns):
             raise DataError(f"Duplicate column names: {_duplicates(columns)}. Give every column its own name.")
@@ -90,12 +108,13 @@ class Dataset:
         return ordered_labels(self.frame[self.target])
 
     def with_kinds(self, kinds: Mapping[str, str]) -> "Dataset":
-        return Dataset(self.frame, self.target, {**self.kinds, **kinds})
+        return Dataset(self.frame, self.target, {**self.kinds, **kinds}, self.notes)
 
     def select(self, attributes) -> "Dataset":
         """The same rows with only `attributes` (and the target)."""
         attributes = list(attributes)
-        return Dataset(self.frame[attributes + [self.target]], self.target, {a: self.kinds[a] for a in attributes})
+        kinds = {a: self.kinds[a] for a in attributes}
+        return Dataset(self.frame[attributes + [self.target]], self.target, kinds, self.notes)
 
 
 def label(value) -> str:
@@ -175,12 +194,39 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     and `?` are missing values. A column is numeric when every present value is a number.
     Raises `DataError` (and nothing else) with a readable message when the input is unusable.
 
+    The separator is found from the header and the first lines (`_separator`): comma,
+    semicolon or tab, whichever splits them into rows of the header's width (comma when in
+    doubt); quoted fields are kept whole. With a semicolon or tab, a column whose every present
+    cell is a number written with a decimal comma (`-1,5`, `0,25`, `3`) is numeric. Thousands
+    separators are not recognised: `1.234,5` stays text and `1,234` reads as 1.234.
+    `Dataset.notes` says what was detected.
+
     >>> read_csv(b"outlook,play\\nSunny,No\\n?,Yes\\n").frame["outlook"].isna().tolist()
     [False, True]
+    >>> data = read_csv(b"price;play\\n1,5;No\\n2;Yes\\n")
+    >>> data.frame["price"].tolist(), data.notes[1]
+    ([1.5, 2.0], 'Decimal commas read as numbers in: price.')
     """
+    return _guarded(lambda: _parse(decode_bytes(read_bytes(source)), target, kinds))
+
+
+def read_table_text(text: str, target: str | None = None) -> Dataset:
+    """Read a small table pasted as text, as `read_csv` reads a file (same detection, same errors).
+
+    Cells copied from a spreadsheet arrive tab-separated; comma or semicolon text works too.
+
+    >>> data = read_table_text("weight\\tplay\\n0,5\\tNo\\n2\\tYes\\n")
+    >>> data.frame["weight"].tolist(), data.notes[0]
+    ([0.5, 2.0], 'Read as tab-separated (as a spreadsheet copies cells).')
+    """
+    if not isinstance(text, str):
+        raise DataError("Give the pasted table as text.")
+    return _guarded(lambda: _parse(_checked_text(text), target, None))
+
+
+def _guarded(read) -> Dataset:
     try:
-        text = decode_bytes(read_bytes(source))
-        return _parse(text, target, kinds)
+        return read()
     except DataError:
         raise
     except Exception as error:  # any other failure is still the file's fault, said plainly
@@ -213,6 +259,11 @@ def decode_bytes(raw: bytes) -> str:
             f"The file is not UTF-8 text (undecodable byte at position {error.start}). "
             "Save it as 'CSV UTF-8' and upload it again."
         ) from error
+    return _checked_text(text)
+
+
+def _checked_text(text: str) -> str:
+    """The text itself, unless it is binary or blank."""
     if "\x00" in text:
         raise DataError("The file looks binary, not a CSV text table.")
     if not text.strip():
@@ -222,19 +273,66 @@ def decode_bytes(raw: bytes) -> str:
 
 def _parse(text: str, target: str | None, kinds) -> Dataset:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
-    rows = list(csv.reader(io.StringIO(text)))
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    separator = _separator(text)
+    header, body = _header_and_body(text, separator)
+    cells = [[_cell(value) for value in row] for row in body]
+    frame = pd.DataFrame(cells, columns=header, dtype=object)
+    notes = [SEPARATOR_NOTES[separator]] if separator in SEPARATOR_NOTES else []
+    if separator != ",":  # with a comma separator a decimal comma would have split the cell
+        converted = _read_decimal_commas(frame)
+        if converted:
+            notes.append(f"Decimal commas read as numbers in: {', '.join(converted)}.")
+    for name in header:
+        frame[name] = _typed(frame[name])
+    target = header[-1] if target is None else target
+    if target not in header:
+        raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
+    return Dataset(frame, target, kinds, tuple(notes))
+
+
+def _records(text: str, separator: str):
+    """The rows of the table, quoted fields kept whole, blank lines skipped."""
+    rows = csv.reader(io.StringIO(text), delimiter=separator)
+    return (row for row in rows if any(cell.strip() for cell in row))
+
+
+def _separator(text: str) -> str:
+    """Comma, semicolon or tab, judged on the header and the first `SNIFF_ROWS` data rows.
+
+    A candidate counts when it splits the header into two or more fields; among those, the one
+    that gives the most of the first rows the header's number of fields wins, then the one that
+    gives more columns, then the first of comma, semicolon, tab. So a header without a comma
+    but with semicolons means semicolons, and a comma inside quotes is data, not a separator.
+    """
+    sample = text[:SNIFF_CHARS]
+    cut = len(text) > len(sample)  # the sample's last row may be cut short: leave it out
+    scores = {}
+    for order, separator in enumerate(SEPARATORS):
+        rows = list(itertools.islice(_records(sample, separator), SNIFF_ROWS + 1 + cut))
+        rows = rows[:-1] if cut and len(rows) > 1 else rows
+        if rows and len(rows[0]) >= 2:
+            width = len(rows[0])
+            scores[separator] = (sum(len(row) == width for row in rows[1:]), width, -order)
+    return max(scores, key=scores.get) if scores else ","
+
+
+def _header_and_body(text: str, separator: str) -> tuple[list[str], list[list[str]]]:
+    """The stripped header and the data rows, every row as wide as the header."""
+    name = SEPARATORS[separator]
+    rows = list(_records(text, separator))
+    if not rows:
+        raise DataError("The file is empty.")
     header = [cell.strip() for cell in rows[0]]
-    for position, name in enumerate(header, start=1):
-        if not name:
-            hint = " (a trailing comma?)" if position == len(header) else ""
+    for position, column in enumerate(header, start=1):
+        if not column:
+            hint = f" (a trailing {name}?)" if position == len(header) else ""
             raise DataError(f"Column {position} of the header has no name{hint}.")
     if len(set(header)) != len(header):
         raise DataError(f"Duplicate column names: {_duplicates(header)}. Give every column its own name.")
     if len(header) < 2:
         raise DataError(
             "The header has a single column. A table needs attribute columns and a target, "
-            "separated by commas."
+            "separated by commas, semicolons or tabs."
         )
     body = rows[1:]
     if not body:
@@ -243,16 +341,26 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
         if len(row) != len(header):
             raise DataError(
                 f"Data row {number} has {len(row)} fields but the header has {len(header)}. "
-                "Check for a missing or extra comma."
+                f"Check for a missing or extra {name}."
             )
-    cells = [[_cell(value) for value in row] for row in body]
-    frame = pd.DataFrame(cells, columns=header, dtype=object)
-    for name in header:
-        frame[name] = _typed(frame[name])
-    target = header[-1] if target is None else target
-    if target not in header:
-        raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
-    return Dataset(frame, target, kinds)
+    return header, body
+
+
+def _read_decimal_commas(frame: pd.DataFrame) -> list[str]:
+    """Rewrite, in place, every column written in decimal commas with decimal points; its names.
+
+    A column qualifies when every present cell matches `DECIMAL_COMMA` and at least one holds a
+    comma (a column of whole numbers needs no note). One vectorised match per column.
+    """
+    converted = []
+    for name in frame.columns:
+        present = frame[name].dropna()
+        if present.empty or not present.str.contains(",", regex=False).any():
+            continue
+        if present.str.fullmatch(DECIMAL_COMMA).all():
+            frame[name] = frame[name].str.replace(",", ".", regex=False)
+            converted.append(name)
+    return converted
 
 
 def _cell(value: str):

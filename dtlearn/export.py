@@ -43,7 +43,7 @@ def _counts(tree: Tree, node: Node) -> str:
     return ", ".join(parts) if parts else "no rows"
 
 
-def _label(tree: Tree, node: Node, digits: int | None = 3) -> str:
+def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False) -> str:
     e = escape
     written = f"{node.impurity:.12f}".rstrip("0").rstrip(".") if digits is None else f"{node.impurity:.{digits}f}"
     impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
@@ -56,7 +56,8 @@ def _label(tree: Tree, node: Node, digits: int | None = 3) -> str:
         title = "<I>not decided yet</I>"
     else:
         title = f"<B>{e(tree.target)} = {e(node.prediction)}</B>"
-    return f"<{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
+    number = f'<FONT POINT-SIZE="9" COLOR="#555555">node {node.id}</FONT><BR/>' if numbers else ""
+    return f"<{number}{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
 
 
 GRAPH = {"nodesep": "0.3", "rankdir": "TB", "ranksep": "0.45"}
@@ -64,7 +65,7 @@ NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rou
 EDGE = {"fontname": "Helvetica", "fontsize": "11"}
 
 
-def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3):
+def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: bool = False):
     """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
     every edge, in the order the DOT lists them."""
     for node in tree.root.walk():  # walk() keeps its own stack: any depth
@@ -75,7 +76,7 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3):
             attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
         if node.id == highlight:
             attributes.update(color="#d62728", penwidth="3")
-        yield "node", (f"n{node.id}", _label(tree, node, digits), attributes)
+        yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
         for child in node.children:
             yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
 
@@ -100,12 +101,13 @@ def _attributes(attributes: dict, label: str | None = None) -> str:
     return "[" + " ".join(parts) + "]"
 
 
-def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3) -> str:
+def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, numbers: bool = False) -> str:
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
-    is a node id drawn with a thick red border; impurities get `digits` decimals (None: all)."""
+    is a node id drawn with a thick red border; impurities get `digits` decimals (None: all);
+    `numbers` writes each node's id ("node 7", as the steps name nodes) above its label."""
     lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
-    for kind, item in _nodes(tree, highlight, digits):
+    for kind, item in _nodes(tree, highlight, digits, numbers):
         if kind == "node":
             name, label, attributes = item
             lines.append(f"\t{name} {_attributes(attributes, label)}")

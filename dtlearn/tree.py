@@ -273,8 +273,8 @@ class Tree:
         return DISPLAY["tree"](self) if "tree" in DISPLAY else None
 
     # export (free functions in `export`; these are conveniences) ---------------------
-    def to_dot(self, highlight: int | None = None, digits: int | None = 3) -> str:
-        return export.to_dot(self, highlight=highlight, digits=digits)
+    def to_dot(self, highlight: int | None = None, digits: int | None = 3, numbers: bool = False) -> str:
+        return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers)
 
     def to_text(self) -> str:
         return export.to_text(self)

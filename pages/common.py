@@ -256,6 +256,15 @@ def check(choices: Choices) -> str | None:
     return None
 
 
+@st.cache_resource(show_spinner="Growing and cross-validating the four trees…", max_entries=16)
+def compared(source: str, target: str, kinds: tuple, settings: tuple):
+    """Every algorithm on the prepared data, with `settings` applied to each one that accepts
+    them (dtlearn.comparison.compare_algorithms: 5-fold cross-validation, seed 0)."""
+    from dtlearn.comparison import compare_algorithms
+
+    return compare_algorithms(prepared(source, target, kinds), dict(settings))
+
+
 # Routing. Because this folder is called pages/, Streamlit also registers its files as pages
 # the old way; until st.navigation has run once in the server process (and in every AppTest
 # run) a link to /step runs pages/step.py directly, without app.py. `view()` then runs the
@@ -315,8 +324,71 @@ def describe(v: View) -> str:
 
 
 def header(title: str, v: View) -> None:
+    """The page's title and one line on the data; in projector mode one compact line."""
+    if projector():
+        st.markdown(f"**{md(title)}** · {describe(v)}")
+        return
     st.title(title)
     st.markdown(describe(v))
+
+
+# the classroom: projector mode and a presenter's clicker ------------------------------------
+
+PROJECTOR = "projector"  # session key and query parameter (projector=1)
+
+
+def projector() -> bool:
+    return bool(st.session_state.get(PROJECTOR))
+
+
+# Larger type, a compact top, the tree and the decision in the first screen at 1280x720.
+PROJECTOR_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 2rem; max-width: none; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.2rem; }
+[data-testid="stMainBlockContainer"] h2 { font-size: 1.6rem; padding: 0.2rem 0; }
+[data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; }
+[data-testid="stMainBlockContainer"] button p { font-size: 1.1rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+</style>"""
+
+# The clicker's keys mean the same on every page that steps, whatever has focus: a focused
+# slider would move the other way, a menu would keep the key. Caught before any widget sees
+# it, the key presses the page's own button (by its key's class: st-key-next, ...). Arrows and
+# Home / End are left to text fields and menus; Page Up / Down always step.
+KEYS_SCRIPT = """<script>
+(() => {
+  if (window.__dtlearnKeys) return;
+  window.__dtlearnKeys = true;
+  const actions = {PageDown: "next", ArrowRight: "next", PageUp: "prev", ArrowLeft: "prev", Home: "first",
+                   End: "last"};
+  const buttons = {next: ["next", "prune_next", "quiz_next"], prev: ["prev", "prune_prev"],
+                   first: ["first", "prune_first"], last: ["last", "prune_last"]};
+  window.addEventListener("keydown", (event) => {
+    const action = actions[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target;
+    const field = target && target.tagName === "INPUT" && target.getAttribute("role") !== "slider" &&
+      !["range", "checkbox", "radio", "button", "submit"].includes(target.type);
+    const typing = target && (target.tagName === "TEXTAREA" || target.isContentEditable || field);
+    if (typing && !event.key.startsWith("Page")) return;
+    const button = buttons[action].map((key) => document.querySelector(`.st-key-${key} button`))
+      .find((found) => found);
+    if (!button) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (!button.disabled) button.click();
+  }, true);
+})();
+</script>"""
+
+
+def classroom() -> None:
+    """The clicker's keys, and projector mode's style when it is on (in the sidebar: no gap in
+    the page)."""
+    st.sidebar.html(KEYS_SCRIPT, unsafe_allow_javascript=True)
+    if projector():
+        st.sidebar.html(PROJECTOR_CSS)
 
 
 def in_words(path: tuple[str, ...], n: float) -> str:
@@ -357,32 +429,41 @@ def _go(to: int) -> None:
     st.session_state["step"] = to
 
 
-def _slid() -> None:
-    st.session_state["step"] = st.session_state["step_slider"]
-
-
 def current_step(total: int) -> int:
     """The shared step index, within 0..total (kept as it is, so another page's longer tree keeps it)."""
     return min(max(int(st.session_state.get("step", 0)), 0), total)
 
 
+def stepper_ui(k: int, total: int, go, prefix: str = "", next_label: str = "Next step",
+               slider_label: str = "Step") -> None:
+    """First / previous / next / last and a slider over 0..total at position k; `go(to)` moves.
+    The buttons' keys (`first`, `prev`, `next`, `last`, after `prefix`) are what the clicker
+    keys press (KEYS_SCRIPT): they work whatever has focus, the slider included."""
+    # projector mode: the buttons get the whole width (full labels at 125 % zoom), the slider a row below
+    row = st.columns([1, 1.2, 1.4, 1] if projector() else [1, 1.5, 1.6, 1, 3.4], vertical_alignment="bottom")
+    if projector():
+        row.append(st.container())
+    row[0].button("First", key=prefix + "first", on_click=go, args=(0,), disabled=k == 0, width="stretch",
+                  help="Back to the start (Home)")
+    row[1].button("Previous", key=prefix + "prev", on_click=go, args=(max(k - 1, 0),), disabled=k == 0,
+                  width="stretch", help="One back (Page Up or ←: a presenter's clicker)")
+    row[2].button(next_label, key=prefix + "next", on_click=go, args=(min(k + 1, total),), disabled=k == total,
+                  type="primary", width="stretch", help="One forward (Page Down or →: a presenter's clicker)")
+    row[3].button("Last", key=prefix + "last", on_click=go, args=(total,), disabled=k == total, width="stretch",
+                  help="The end (End)")
+    slider = (prefix or "step_") + "slider"
+    st.session_state[slider] = k
+    row[4].slider(f"{slider_label} {k} of {total}", 0, max(total, 1), key=slider, disabled=total == 0,
+                  on_change=lambda: go(st.session_state[slider]),
+                  label_visibility="collapsed" if projector() else "visible")  # the heading says which step
+
+
 def step_ui(total: int) -> int:
-    """First / previous / next / last and a slider over 0..total; returns the step k shown.
+    """The step control over 0..total; returns the step k shown.
 
     Step 0 is the root alone (nothing decided); step k shows the tree after k decisions.
     The index lives in st.session_state["step"], so every page shows the same step.
     """
     k = current_step(total)
-    row = st.columns([1, 1.6, 1.8, 1, 4.6], vertical_alignment="bottom")
-    row[0].button("First", key="first", on_click=_go, args=(0,), disabled=k == 0, width="stretch",
-                  help="Back to the root, nothing decided")
-    row[1].button("Previous", key="prev", on_click=_go, args=(max(k - 1, 0),), disabled=k == 0,
-                  width="stretch", help="One decision back (a presenter's clicker: Page Up)", shortcut="PageUp")
-    row[2].button("Next step", key="next", on_click=_go, args=(min(k + 1, total),), disabled=k == total,
-                  type="primary", width="stretch", help="Make the next decision (a presenter's clicker: Page Down)",
-                  shortcut="PageDown")
-    row[3].button("Last", key="last", on_click=_go, args=(total,), disabled=k == total, width="stretch",
-                  help="The complete tree")
-    st.session_state["step_slider"] = k
-    row[4].slider(f"Step {k} of {total}", 0, total, key="step_slider", on_change=_slid)
+    stepper_ui(k, total, _go, prefix="", slider_label="Step")
     return k

@@ -351,8 +351,7 @@ def worksheet_ui(v) -> None:
 
 
 v = common.view()
-st.title("Practice")
-st.markdown(common.describe(v))
+common.header("Practice", v)
 if v.tree.is_regression:
     st.info("Practice covers classification trees (entropy, gain, gain ratio, Gini). This target is numeric: "
             "choose a target with classes, or Task: Classification under *Missing values, priors, regression*.")

@@ -51,17 +51,8 @@ def prune_step_ui(total: int) -> int:
     """First / previous / next / last and a slider over the pruning decisions 0..total."""
     state = st.session_state
     j = min(max(int(state.get("prune_step", 0)), 0), total)
-    def go(to: int) -> None:
-        state.update(prune_step=to)
-    row = st.columns([1, 1.6, 1.8, 1, 4.6], vertical_alignment="bottom")
-    row[0].button("First", key="prune_first", on_click=go, args=(0,), disabled=j == 0, width="stretch")
-    row[1].button("Previous", key="prune_prev", on_click=go, args=(max(j - 1, 0),), disabled=j == 0, width="stretch")
-    row[2].button("Next decision", key="prune_next", on_click=go, args=(min(j + 1, total),), disabled=j == total,
-                  type="primary", width="stretch")
-    row[3].button("Last", key="prune_last", on_click=go, args=(total,), disabled=j == total, width="stretch")
-    state["prune_slider"] = j
-    row[4].slider(f"Decision {j} of {total}", 0, max(total, 1), key="prune_slider", disabled=total == 0,
-                  on_change=lambda: state.update(prune_step=state["prune_slider"]))
+    common.stepper_ui(j, total, lambda to: state.update(prune_step=to), prefix="prune_", next_label="Next decision",
+                      slider_label="Decision")
     return j
 
 
@@ -102,7 +93,7 @@ else:
                 f"{ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
 marked = upcoming.node_id if upcoming is not None else None
-drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits()), column_px=900)
+drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True), column_px=900)
 st.caption("Red border: the node the next decision is about." if marked is not None else "The final pruned tree.")
 
 if done is not None:

@@ -288,7 +288,7 @@ where, size = st.columns(2)
 where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
 size.markdown(f"**Rows:** {common.node_text(tree, node)}")
 show_decision(tree, step)
-drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits()), column_px=900)
+drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits(), numbers=True), column_px=900)
 st.caption("Red border: the node being decided. Dashed: not decided yet.")
 show_rows(v, partial, node, k)
 
@@ -305,5 +305,5 @@ elif step is not None and step.action == "leaf" and step.candidates is not None 
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
     following = tree.steps[k]
-    ahead = tree.at_step(k + 1).to_dot(highlight=following.node_id, digits=common.digits())
+    ahead = tree.at_step(k + 1).to_dot(highlight=following.node_id, digits=common.digits(), numbers=True)
     drawing.prefetch(ahead, lambda: following.candidates)

@@ -36,7 +36,7 @@ if st.session_state.get("tree_node") not in nodes:
 picked = st.session_state["tree_node"]
 
 # laid out by `dot`: SVG, PNG too
-pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits()), column_px=900)
+pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True), column_px=900)
 st.caption("Red border: the node whose details are below. Dashed: not decided yet.")
 
 st.subheader("Node details")
@@ -77,7 +77,7 @@ rules = shown.rules()
 st.code("\n".join(rules), language=None, wrap_lines=True)
 
 st.subheader("Downloads")
-dot = shown.to_dot(digits=common.digits())  # without the red border: for slides and handouts
+dot = shown.to_dot(digits=common.digits())  # without the red border or node numbers: for slides and handouts
 columns = st.columns(5)
 stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
 columns[0].download_button("DOT source", dot, f"{stem}.dot", "text/vnd.graphviz", key="download_dot",

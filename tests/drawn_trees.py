@@ -38,12 +38,25 @@ def drawn(dot: str) -> str:
     return drawing.rest if drawing else dot
 
 
-def tree_lines(tree: str) -> list[str]:
-    """The text lines of a drawn tree (`App.trees`), as they read: SVG text or DOT labels."""
+def all_lines(tree: str) -> list[str]:
+    """Every text line of a drawn tree (`App.trees`): SVG text or DOT labels."""
     if tree.lstrip().startswith("digraph"):
         labels = re.findall(r"label=<(.*)>[,\]]", tree)
         return [html.unescape(re.sub(r"<[^>]+>", "", line)) for label in labels for line in label.split("<BR/>")]
     return [html.unescape(text) for text in re.findall(r"<text [^>]*>([^<]*)</text>", tree)]
+
+
+NODE_NUMBER = re.compile(r"node (\d+)")
+
+
+def tree_lines(tree: str) -> list[str]:
+    """The text lines of a drawn tree as they read, without the node numbers above each label."""
+    return [line for line in all_lines(tree) if not NODE_NUMBER.fullmatch(line)]
+
+
+def node_numbers(tree: str) -> list[int]:
+    """The node numbers drawn above the labels ("node 7"), in drawing order."""
+    return [int(m[1]) for line in all_lines(tree) if (m := NODE_NUMBER.fullmatch(line))]
 
 
 def node_count(tree: str) -> int:

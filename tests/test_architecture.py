@@ -20,7 +20,8 @@ LAYERS = [
     "encoding", "measures", "conditions", "candidates", "splits", "table",
     "routing", "surrogates", "summary", "steps", "engine",
     "export", "partition", "tree", "induction", "pruning", "evaluation",
-    "api", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display", "worksheet",
+    "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
+    "worksheet",
     "cli", "sklearn", "__init__", "__main__",
 ]
 

@@ -39,7 +39,12 @@ GOOD = b"outlook,windy,play\nSunny,1,No\nRain,0,Yes\n"
      r"^Data row 2 has 3 fields but the header has 2\. Check for a missing or extra comma\.$"),
     (b"a,b,c\n1,x\n", {}, r"^Data row 1 has 2 fields but the header has 3\."),
     (b"a\n1\n2\n", {}, r"^The header has a single column\. A table needs attribute columns and a target"),
-    (b"a;b\n1;2\n", {}, r"The header has a single column"),  # semicolon-separated
+    (b"a|b\n1|2\n", {}, r"separated by commas, semicolons or tabs\.$"),  # '|' is no separator
+    (b"a;b;\n1;x;\n", {}, r"^Column 3 of the header has no name \(a trailing semicolon\?\)\.$"),
+    (b"a;b\n1;x\n2;y;3\n", {},
+     r"^Data row 2 has 3 fields but the header has 2\. Check for a missing or extra semicolon\.$"),
+    (b"a\tb\n1\n", {}, r"^Data row 1 has 1 fields but the header has 2\. Check for a missing or extra tab\.$"),
+    (b'""\n', {}, r"^The file is empty\.$"),  # a quoted empty cell is no table either
     (b"caf\xe9,x\n1,2\n", {},
      r"^The file is not UTF-8 text \(undecodable byte at position 3\)\. Save it as 'CSV UTF-8'"),
     (b"a,b\n\x80\x81,x\n", {}, r"not UTF-8 text \(undecodable byte at position 4\)"),
@@ -186,6 +191,115 @@ def test_utf8_bom_with_chinese_header():
     assert data.attributes == ("色泽",) and data.target == "好瓜" and data.classes == ("否", "是")
 
 
+# --- semicolons, tabs and decimal commas --------------------------------------------------------
+
+SEMICOLON_NOTE = "Read as semicolon-separated (as European Excel saves CSV)."
+TAB_NOTE = "Read as tab-separated (as a spreadsheet copies cells)."
+
+
+def test_semicolons_and_decimal_commas():
+    # As European Excel saves "CSV": semicolons between fields, commas as decimal marks.
+    raw = b"item;price;weight;count;play\napple;1,5;-0,25;3;No\npear;2;0,5;4;Yes\nfig;?;1,75;5;No\n"
+    data = dtlearn.read_csv(raw)
+    assert data.attributes == ("item", "price", "weight", "count") and data.target == "play"
+    assert data.kinds == {"item": "categorical", "price": "numeric", "weight": "numeric", "count": "numeric"}
+    assert data.frame["price"].tolist()[:2] == [1.5, 2.0] and math.isnan(data.frame["price"].iloc[2])
+    assert data.frame["weight"].tolist() == [-0.25, 0.5, 1.75]
+    assert data.frame["count"].tolist() == [3.0, 4.0, 5.0]
+    # count holds whole numbers only: read as numbers already, so it is not named in the note.
+    assert data.notes == (SEMICOLON_NOTE, "Decimal commas read as numbers in: price, weight.")
+
+
+def test_decimal_commas_with_exponents_and_signs():
+    data = dtlearn.read_csv(b"x;y\n1,5E-03;a\n+2,5;b\n-3;a\n")
+    assert data.frame["x"].tolist() == [0.0015, 2.5, -3.0]
+
+
+def test_tab_separated():
+    data = dtlearn.read_csv(b"outlook\ttemp\tplay\nSunny\t20,5\tNo\nRain\t18\tYes\n")
+    assert data.attributes == ("outlook", "temp") and data.classes == ("No", "Yes")
+    assert data.frame["temp"].tolist() == [20.5, 18.0]
+    assert data.notes == (TAB_NOTE, "Decimal commas read as numbers in: temp.")
+
+
+def test_quoted_separators_are_data():
+    # A comma inside quotes in a semicolon file, and a semicolon inside quotes, are cell text.
+    raw = b'"name, full";size;class\n"Smith, J";1,5;A\n"Lee; K";2,5;B\n'
+    data = dtlearn.read_csv(raw)
+    assert data.attributes == ("name, full", "size") and data.target == "class"
+    assert data.frame["name, full"].tolist() == ["Smith, J", "Lee; K"]
+    assert data.frame["size"].tolist() == [1.5, 2.5]
+    # And the other way round: a semicolon inside quotes in a comma file.
+    comma = dtlearn.read_csv(b'a,b\n"x;y",1\n"z;w",2\n')
+    assert comma.frame["a"].tolist() == ["x;y", "z;w"] and comma.notes == ()
+
+
+def test_comma_files_are_read_as_before():
+    data = dtlearn.read_csv(GOOD)
+    assert data.notes == ()
+    assert data.frame.to_dict("list") == {"outlook": ["Sunny", "Rain"], "windy": [1.0, 0.0], "play": ["No", "Yes"]}
+    # A semicolon inside a comma file's header and data does not make it a semicolon file.
+    data = dtlearn.read_csv(b"a;b,c\n1;2,x\n3;4,y\n")
+    assert data.attributes == ("a;b",) and data.frame["a;b"].tolist() == ["1;2", "3;4"] and data.notes == ()
+
+
+def test_columns_mixing_text_and_numbers_stay_categorical():
+    # 'lots' is text, '1.234,5' has a thousands separator (not recognised), '2.5' a decimal
+    # point among decimal commas: each column stays text, cells as written.
+    raw = b"a;b;c;y\n1,5;1.234,5;2.5;p\nlots;2,5;1,5;q\n"
+    data = dtlearn.read_csv(raw)
+    assert data.kinds == {"a": "categorical", "b": "categorical", "c": "categorical"}
+    assert data.frame["a"].tolist() == ["1,5", "lots"] and data.frame["b"].tolist() == ["1.234,5", "2,5"]
+    assert data.notes == (SEMICOLON_NOTE,)
+
+
+def test_notes_survive_select_and_with_kinds():
+    data = dtlearn.read_csv(b"p;q;y\n0,5;1;a\n1,5;2;b\n")
+    assert data.notes == (SEMICOLON_NOTE, "Decimal commas read as numbers in: p.")
+    assert data.select(["q"]).notes == data.notes
+    assert data.with_kinds({"q": "categorical"}).notes == data.notes
+    assert dtlearn.Dataset(data.frame, "y").notes == ()  # a frame built by hand has none
+    assert dtlearn.Dataset(data.frame, "y", None, ["made by hand"]).notes == ("made by hand",)
+
+
+def test_read_table_text_tab_paste():
+    # Cells copied from a spreadsheet: tabs between cells, maybe a trailing newline or none.
+    text = "outlook\thumidity\tplay\r\nSunny\t85,5\tNo\r\nOvercast\t70\tYes"
+    data = dtlearn.read_table_text(text)
+    assert data.attributes == ("outlook", "humidity") and data.target == "play"
+    assert data.frame["humidity"].tolist() == [85.5, 70.0]
+    assert data.notes == (TAB_NOTE, "Decimal commas read as numbers in: humidity.")
+    assert dtlearn.read_table_text(text, target="outlook").classes == ("Overcast", "Sunny")
+
+
+def test_read_table_text_semicolon_and_comma_paste():
+    data = dtlearn.read_table_text("x;y\n-1,5;A\n0,25;B\n")
+    assert data.frame["x"].tolist() == [-1.5, 0.25]
+    assert data.notes == (SEMICOLON_NOTE, "Decimal commas read as numbers in: x.")
+    pd.testing.assert_frame_equal(dtlearn.read_table_text(GOOD.decode()).frame, dtlearn.read_csv(GOOD).frame)
+
+
+@pytest.mark.parametrize("text,options,message", [
+    ("", {}, r"^The file is empty\.$"),
+    ("a\tb\n", {}, r"^The table has a header but no data rows\.$"),
+    ("a\tb\n1\tx\n", {"target": "c"}, r"^Unknown target column 'c'\. The columns are: a, b\.$"),
+    ("a;b\n1;x;2\n", {}, r"^Data row 1 has 3 fields but the header has 2\. Check for a missing or extra semicolon"),
+    ("just one column\n1\n", {}, r"^The header has a single column\."),
+    ("a\tb\n\x00\tx\n", {}, r"^The file looks binary"),
+    (b"a\tb\n1\tx\n", {}, r"^Give the pasted table as text\.$"),
+    (None, {}, r"^Give the pasted table as text\.$"),
+])
+def test_read_table_text_errors(text, options, message):
+    with pytest.raises(dtlearn.DataError, match=message):
+        dtlearn.read_table_text(text, **options)
+
+
+def test_read_table_text_keeps_any_str():
+    # A lone surrogate cannot come from a UTF-8 file, but a str may hold one: it is kept as text.
+    data = dtlearn.read_table_text("a\tb\n\ud800\tx\n")
+    assert data.frame["a"].tolist() == ["\ud800"]
+
+
 # --- the catalogue ----------------------------------------------------------------------------
 
 EXPECTED_SHAPES = {  # rows, columns, target -- from each source's table (see datasets/catalog.json)
@@ -267,3 +381,15 @@ def test_random_csv_like_text_raises_only_data_error(text, encoding):
         tree = dtlearn.fit(data, "id3")
         assert tree.n_leaves >= 1
         assert all(math.isfinite(w) for w in tree.root.class_weights)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CSV_PIECES, max_size=40).map("".join))
+def test_random_pasted_text_raises_only_data_error(text):
+    try:
+        data = dtlearn.read_table_text(text)
+    except dtlearn.DataError as error:
+        assert str(error)
+        return
+    assert data.target == data.frame.columns[-1] and len(data.attributes) >= 1
+    assert dtlearn.fit(data, "id3").n_leaves >= 1

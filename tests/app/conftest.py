@@ -16,7 +16,8 @@ sys.path.insert(0, str(ROOT))  # `pages` importable as in `streamlit run app.py`
 from drawn_trees import image_svg, svg_rest  # noqa: E402 (needs `pages` on the path)
 
 PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.py",
-         "partitions": "pages/partitions.py", "pruning": "pages/pruning.py", "practice": "pages/practice.py"}
+         "partitions": "pages/partitions.py", "pruning": "pages/pruning.py", "practice": "pages/practice.py",
+         "compare": "pages/compare.py"}
 
 
 def unescape(markdown: str) -> str:

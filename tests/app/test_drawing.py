@@ -80,7 +80,7 @@ def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
         app.assert_clean()
         tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
         charts = app.at.get("graphviz_chart")
-        assert [c.proto.spec for c in charts] == [tree.at_step(2).to_dot(highlight=tree.steps[1].node_id)]
+        assert [c.proto.spec for c in charts] == [tree.at_step(2).to_dot(highlight=tree.steps[1].node_id, numbers=True)]
         assert not [m for m in app.at.markdown if image_svg(m.value)]  # no image without `dot`
         tree_page = app.page("tree")  # no pictures to download: a note says how to get them
         tree_page.assert_clean()

@@ -104,7 +104,7 @@ def test_a_link_without_a_page_opens_the_step_page_and_page_data_the_data_page(o
     tennis = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
     assert app.title == "Step through the induction"
     assert app.headers[0].startswith(f"Step 0 of {tennis.total_steps}")
-    assert app.trees()[0] == drawn(tennis.at_step(0).to_dot(highlight=0))
+    assert app.trees()[0] == drawn(tennis.at_step(0).to_dot(highlight=0, numbers=True))
     assert (app.at.query_params["page"], app.at.query_params["dataset"]) == ("step", "tennis")
     app = open_app(dataset="iris", page="data")
     app.assert_clean()
@@ -119,7 +119,7 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
     tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart", max_depth=3)
     step = tree.steps[2]
     assert app.headers[0].startswith(f"Step 3 of {tree.total_steps}")
-    assert app.trees()[0] == drawn(tree.at_step(3).to_dot(highlight=step.node_id))
+    assert app.trees()[0] == drawn(tree.at_step(3).to_dot(highlight=step.node_id, numbers=True))
     assert app.at.number_input(key="max_depth").value == 3
     params = app.at.query_params
     assert (params["dataset"], params["algo"], params["max_depth"], params["page"], params["step"]) == \
@@ -129,7 +129,7 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
 def test_the_step_follows_to_the_tree_page_and_back(open_app):
     app = open_app(dataset="tennis", algo="id3", step="4").page("tree")
     tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
-    assert app.trees()[0] == drawn(tree.at_step(4).to_dot(highlight=tree.steps[3].node_id))
+    assert app.trees()[0] == drawn(tree.at_step(4).to_dot(highlight=tree.steps[3].node_id, numbers=True))
     app.click("next").page("step")
     assert app.headers[0].startswith("Step 5 of 8")
 
@@ -324,7 +324,7 @@ def test_the_tree_page_offers_every_download_and_node_details(open_app):
     markdown = " ".join(unescape_all(app))
     assert "Leaf (decided at step 5): All 4 rows here are of class Yes" in markdown
     app.set("toggle", "complete", True)
-    assert app.trees()[0] == drawn(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2))
+    assert app.trees()[0] == drawn(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2, numbers=True))
     with pytest.raises(KeyError):
         app.at.button(key="next")  # the complete tree needs no step control
 

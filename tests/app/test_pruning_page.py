@@ -45,7 +45,7 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     trace = pruned.steps[base.total_steps:]
     assert trace and any(step.action == "prune" for step in trace)
     before = app.trees()[0]
-    assert before == drawn(pruned.at_step(base.total_steps).to_dot(highlight=trace[0].node_id))
+    assert before == drawn(pruned.at_step(base.total_steps).to_dot(highlight=trace[0].node_id, numbers=True))
     app.click("prune_next")
     app.assert_clean()
     first = trace[0]
@@ -56,7 +56,8 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
     app.click("prune_last")
     after = app.trees()[0]
-    assert after == drawn(pruned.at_step(pruned.total_steps).to_dot()), "the last decision shows the pruned tree"
+    last = pruned.at_step(pruned.total_steps).to_dot(numbers=True)
+    assert after == drawn(last), "the last decision shows the pruned tree"
     assert node_count(after) < node_count(before)
 
 

@@ -1,0 +1,133 @@
+"""Compare: ID3, C4.5, CART and Zaki & Meira's algorithm grown on the same data, side by side."""
+
+import streamlit as st
+
+from dtlearn.data import label
+from dtlearn.derivation import number
+from dtlearn.settings import OPTION
+from pages import common, drawing
+from pages.common import algorithm_title, md
+
+TITLES = {"id3": "ID3 (Quinlan 1986)", "c45": "C4.5 (Quinlan 1993)", "cart": "CART (Breiman et al. 1984)",
+          "zaki": "Zaki & Meira (2014)"}
+LEGIBLE_LEAVES = 30  # side by side in half a page: more leaves shrink the labels below reading size
+CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
+
+
+def title(algorithm: str) -> str:
+    return TITLES.get(algorithm, algorithm_title(algorithm))
+
+
+def shown(value) -> str:
+    return "—" if value is None or value != value else number(value, common.digits())
+
+
+def spread(mean, sd) -> str:
+    """A cross-validated score: mean ± standard deviation of the folds ('—': not cross-validated)."""
+    return "—" if mean != mean else f"{shown(mean)} ± {shown(sd)}"
+
+
+v = common.view()
+c = v.choices
+# Each algorithm keeps its own criterion (it is what makes C4.5 C4.5); the other settings are shared.
+shared = tuple((name, value) for name, value in c.settings if name != "criterion")
+comparison = common.compared(c.source, c.target, c.kinds, shared)
+regression = comparison.task == "regression"
+score = "MSE" if regression else "accuracy"
+
+st.title("Compare the algorithms")
+limits = [f"{md(OPTION[name].summary or name)} {md(label(value)) if value is not None else md(OPTION[name].none)}"
+          for name, value in shared if name in OPTION]
+st.markdown(" · ".join([f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
+                        f"{comparison.k}-fold cross-validation (stratified, seed {comparison.seed})", *limits]))
+st.caption("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information gain with one branch per value; "
+           "C4.5 (Quinlan 1993) by gain ratio among the splits with at least average gain; CART (Breiman et al. "
+           "1984) by Gini gain over binary splits; Zaki & Meira (2014) by information gain over binary splits, "
+           "stopping at small or pure nodes. Each keeps its own split criterion; the sidebar's other settings "
+           "apply to every algorithm that accepts them.")
+
+st.subheader("Sizes and scores")
+rows = comparison.table()
+st.dataframe({
+    "algorithm": [title(a) for a in rows["algorithm"]],
+    "root test": rows["root"].tolist(),
+    "nodes": rows["nodes"].tolist(), "leaves": rows["leaves"].tolist(), "depth": rows["depth"].tolist(),
+    f"training {score}": [shown(x) for x in rows["training"]],
+    f"CV {score} ± sd": [spread(m, sd) for m, sd in zip(rows["cv_mean"], rows["cv_std"])],
+}, hide_index=True, width="stretch")
+if regression:
+    st.caption("A numeric target grows regression trees: the scores are mean squared errors (lower is better).")
+st.caption("Training: on the rows the tree was grown from. CV: each tree regrown on four fifths of the rows and "
+           "scored on the fifth left out, five times; the mean and the standard deviation of the five scores.")
+for r in comparison.results:
+    if not r.applies:
+        st.caption(f"**{title(r.algorithm)}** does not apply to this data: {md(r.problem)}")
+        continue
+    for name, why in r.skipped:
+        st.caption(f"**{title(r.algorithm)}** ignores the setting {md(name)}: {md(why)}")
+    for note in r.notes:
+        st.caption(f"**{title(r.algorithm)}**: {md(note)}")
+    if r.cv_problem:
+        st.caption(f"**{title(r.algorithm)}**: no cross-validation: {md(r.cv_problem)}")
+
+st.markdown("**Why each root:**")
+for r in comparison.applied:
+    st.markdown(f"- **{title(r.algorithm)}**: {md(r.root_reason)}")
+
+st.subheader("Where the trees first disagree")
+if comparison.disagreements:  # st.table wraps a long path (st.dataframe cuts it); its cells are markdown
+    pairs = comparison.disagreements
+    st.table({
+        "trees": [f"{algorithm_title(d.first)} / {algorithm_title(d.second)}" for d in pairs],
+        "first disagreement": [md(d.where) if d.path is not None else "*nowhere: the same tree*" for d in pairs],
+        "the first does": [md(d.first_decision or "") for d in pairs],
+        "the second does": [md(d.second_decision or "") for d in pairs],
+    }, hide_index=True, border="horizontal")
+    st.caption("Each pair's trees read root first, branch by branch (pre-order): the first node where one splits "
+               "on another test than the other (a cut at another value counts), or one splits and the other stops.")
+else:
+    st.caption("Fewer than two algorithms grew a tree on this data: nothing to compare.")
+
+st.subheader("Why the roots differ")
+if comparison.applied:
+    renamed = {r.algorithm: f"{algorithm_title(r.algorithm)}: {r.measure}" for r in comparison.applied}
+    ranking = comparison.root_table().rename(columns=renamed)
+    roots = {renamed[r.algorithm]: r.tree.root.test.attribute for r in comparison.applied
+             if r.tree.root.status == "split"}
+
+    def mark(column):
+        return [CHOSEN if roots.get(column.name) == a else "" for a in ranking["attribute"]]
+
+    measures = list(renamed.values())
+    st.dataframe(ranking.style.apply(mark, subset=measures).format(shown, subset=measures), hide_index=True,
+                 width="stretch")
+    st.caption("At the root, for each attribute's best candidate (ID3 and C4.5: one branch per value of a category; "
+               "C4.5, CART and Zaki: the best cut of a number; CART and Zaki: the best binary subset of a "
+               "category's values), the measure each algorithm ranks by. Shaded: the root each one chose. C4.5 "
+               "ranks by gain ratio only the candidates whose gain is at least the average gain, and its gain "
+               "ratio of a cut subtracts log₂(cuts)/N from the gain (Quinlan 1996), so its root need not head "
+               "its column.")
+
+st.subheader("The four trees")
+results = comparison.results
+for pair in (results[:2], results[2:4]):
+    for column, r in zip(st.columns(2, gap="large"), pair):
+        with column:
+            st.markdown(f"**{title(r.algorithm)}**")
+            if not r.applies:
+                st.caption(f"Does not apply to this data: {md(r.problem)}")
+                continue
+            dot = r.tree.to_dot(digits=common.digits())
+            if r.n_leaves <= LEGIBLE_LEAVES:
+                drawing.tree_chart(dot, column_px=600, max_scale=1.0)  # one scale: sizes compare
+                st.caption(f"{r.n_nodes} nodes, {r.n_leaves} leaves, depth {r.depth}.")
+            else:
+                st.info(f"{r.n_nodes} nodes, {r.n_leaves} leaves, depth {r.depth}: too wide to read in half a page. "
+                        f"Choose {algorithm_title(r.algorithm)} in the sidebar and open the Tree page to see it at "
+                        "full width.")
+                with st.expander("Draw it here anyway"):
+                    drawing.tree_chart(dot, column_px=600, max_scale=1.0)  # one scale: sizes compare
+            numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
+            if r.algorithm == "id3" and numeric:
+                st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
+                           "get one branch per value.")

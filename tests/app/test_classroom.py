@@ -1,0 +1,71 @@
+"""Classroom details in AppTest: projector mode in the link, the shared stepper, a pasted
+table (semicolon-separated with decimal commas, as European Excel writes it) and the message
+for a numeric target that names where Task is."""
+
+from __future__ import annotations
+
+from tests.app.conftest import unescape
+
+SEMICOLONS = "hours;weight;passed\n1,5;60,2;no\n6;71,0;yes\n3,25;55;no\n8;80,5;yes\n5,5;66;yes\n"
+
+
+def test_projector_mode_is_in_the_link_and_compacts_the_header(open_app):
+    app = open_app(dataset="tennis", algo="id3", page="step", step="1", projector="1")
+    assert not app.at.exception
+    assert app.at.query_params["projector"] in ("1", ["1"])
+    assert not app.at.title  # no big title: one compact line instead
+    assert any(m.value.startswith("**Step through the induction**") for m in app.at.markdown)
+    assert "COLLAPSED" in str(app.at.slider(key="step_slider").label_visibility).upper()
+    off = open_app(dataset="tennis", algo="id3", page="step", step="1")
+    assert off.at.title and "projector" not in off.at.query_params
+
+
+def test_every_stepper_has_the_buttons_the_keys_press(open_app):
+    """The keys (KEYS_SCRIPT) press buttons by key: next/prev/first/last, prune_*."""
+    app = open_app(dataset="iris", algo="cart", page="step", step="2")
+    for key in ("first", "prev", "next", "last"):
+        assert app.at.button(key=key)
+    app.click("next")
+    assert app.at.slider(key="step_slider").value == 3
+    app.page("pruning")
+    for key in ("prune_first", "prune_prev", "prune_next", "prune_last"):
+        assert app.at.button(key=key)
+    app.click("prune_last")
+    assert app.at.slider(key="prune_slider").value == app.at.slider(key="prune_slider").max
+
+
+def test_a_pasted_semicolon_table_is_read_with_a_note(open_app):
+    app = open_app(dataset="tennis", algo="cart", page="data")
+    app.set("selectbox", "dataset", "__upload__")
+    app.set("text_area", "paste_text", SEMICOLONS)
+    app.click("paste_use")
+    assert not app.at.exception and not app.errors
+    captions = [c.value for c in app.at.sidebar.caption]
+    assert any("semicolon" in c for c in captions)
+    assert any("Decimal commas" in c and "hours" in c and "weight" in c for c in captions)
+    assert app.title == "Data: pasted table"
+    # hours read as 1.5, 6, 3.25, 8, 5.5 (no, yes, no, yes, yes): CART cuts between 3.25 and 5.5,
+    # at their midpoint 4.375, which separates the classes
+    app.page("step").click("next")
+    assert any("hours <= 4.375" in unescape(s.value) for s in app.at.success), [s.value for s in app.at.success]
+
+
+def test_a_numeric_target_says_where_task_is(open_app):
+    app = open_app(dataset="tips", algo="id3", page="step")
+    assert any("Task" in e and "Missing values, priors, regression" in e for e in app.errors), app.errors
+
+
+def test_the_drawn_tree_numbers_its_nodes_as_the_headings_do(open_app):
+    """Step 3 of ID3 on PlayTennis: humidity = High under Sunny (3 No) becomes a leaf; the
+    heading names its node, and the drawing writes the same number on it."""
+    import re
+
+    from drawn_trees import node_numbers
+
+    app = open_app(dataset="tennis", algo="id3", page="step", step="3")
+    heading = app.headers[0]
+    match = re.search(r"node (\d+) becomes a leaf", heading)
+    assert match, heading
+    drawn = node_numbers(app.trees()[0])
+    assert int(match[1]) in drawn
+    assert sorted(drawn) == list(range(len(drawn)))  # every node of the partial tree, ids 0..n-1

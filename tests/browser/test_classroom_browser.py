@@ -1,0 +1,85 @@
+"""The classroom in a real browser: projector mode at 1280x720 (and 125 % zoom) shows the tree
+and the decision in the first screen with whole button labels, and a presenter's clicker (Page
+Down / Page Up, arrows, Home / End) steps forward and back whatever has focus: a clicked
+slider, a menu just chosen in the sidebar, and on the Pruning page too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.filterwarnings("ignore:Session-scoped fixtures defined as instance methods")]
+
+TRUNCATED = """() => [...document.querySelectorAll('[data-testid=stMainBlockContainer] button')]
+  .filter((b) => b.offsetParent)
+  .filter((b) => [b, ...b.querySelectorAll('p, div, span')].some((e) => e.scrollWidth > e.clientWidth + 1))
+  .map((b) => b.innerText)"""
+
+
+@pytest.mark.parametrize("width, height, zoom", [(1280, 720, 1), (1024, 576, 1.25)], ids=["1280x720", "zoom125"])
+def test_projector_mode_puts_the_tree_in_the_first_screen(browser, app_url, ui, width, height, zoom):
+    """1024x576 CSS pixels at a device scale of 1.25 is a 1280x720 projector at 125 % zoom."""
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=zoom)
+    page = context.new_page()
+    for path in ("/step?dataset=tennis&algo=id3&step=1", "/step?dataset=iris&algo=cart&step=5"):
+        page.goto(app_url + path + "&projector=1")
+        ui.settle(page, ui.GRAPH)
+        assert page.locator(ui.GRAPH).first.bounding_box()["y"] < height, "the tree starts in the first screen"
+        decision = page.get_by_text(re.compile(r"^Split\.")).first
+        assert decision.bounding_box()["y"] + 10 < height
+        assert page.evaluate(TRUNCATED) == [], "every button label whole"
+        for label in ("First", "Previous", "Next step", "Last"):
+            assert page.get_by_role("button", name=label, exact=True).is_visible()
+    context.close()
+
+
+def heading(page) -> str:
+    page.get_by_text(re.compile(r"^Step \d+ of \d+:")).first.wait_for()
+    return page.get_by_text(re.compile(r"^Step \d+ of \d+:")).first.inner_text()
+
+
+def wait_for_step(page, k: int) -> None:
+    page.get_by_text(re.compile(rf"^Step {k} of \d+:")).first.wait_for(timeout=20_000)
+
+
+def test_the_clicker_keys_step_whatever_has_focus(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=tennis&algo=id3&step=0")
+    ui.settle(page, ui.GRAPH)
+    page.keyboard.press("PageDown")
+    wait_for_step(page, 1)
+    page.get_by_role("slider").first.focus()  # focus on the slider: its own keys would move it
+    now = int(re.match(r"Step (\d+)", heading(page)).group(1))
+    page.keyboard.press("PageDown")
+    wait_for_step(page, now + 1)  # forward, never back
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, now + 2)
+    page.keyboard.press("PageUp")
+    wait_for_step(page, now + 1)
+    page.keyboard.press("End")
+    wait_for_step(page, 8)
+    page.keyboard.press("Home")
+    page.get_by_text(re.compile(r"^Step 0 of 8")).first.wait_for()
+    assert page.locator(ui.EXCEPTION).count() == 0
+
+
+def test_page_down_right_after_a_sidebar_choice(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=tennis&algo=id3&step=2")
+    ui.settle(page, ui.GRAPH)
+    page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
+    page.get_by_role("option", name="Iris").click()  # focus stays in the menu
+    page.get_by_text(re.compile(r"^Step 0 of \d+")).first.wait_for()
+    ui.settle(page, ui.GRAPH)
+    page.keyboard.press("PageDown")
+    wait_for_step(page, 1)
+
+
+def test_the_pruning_page_steps_with_the_clicker(page, app_url, ui):
+    page.goto(app_url + "/pruning?dataset=iris&algo=c45")
+    ui.settle(page, ui.GRAPH)
+    page.get_by_text(re.compile(r"^Decision 0 of \d+")).first.wait_for()
+    page.keyboard.press("PageDown")
+    page.get_by_text(re.compile(r"^Decision 1 of \d+")).first.wait_for(timeout=20_000)
+    page.keyboard.press("PageUp")
+    page.get_by_text(re.compile(r"^Decision 0 of \d+")).first.wait_for(timeout=20_000)
