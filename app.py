@@ -19,6 +19,7 @@ import dtlearn
 from pages import common
 from dtlearn.settings import OPTIONS
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
+from pages.pruning_view import METHODS
 
 PAGES = {
     "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
@@ -92,6 +93,56 @@ def _parse(key: str, text: str):
     return value
 
 
+# Each page's own view (partition axes, its step; pruning method, parameters and decision) in
+# the link: state key = query parameter -> (kind, range or choices). A value out of range is
+# said and ignored, like a bad setting.
+PAGE_STATE = {
+    "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None)},
+    "partitions": {"part_x": ("text", None), "part_y": ("text", None), "part_step": ("whole", (0, None))},
+    "pruning": {
+        "prune_method": ("choice", tuple(METHODS)),
+        "prune_validation": ("number", (0.1, 0.5)), "prune_seed": ("whole", (0, 10_000)),
+        "prune_cf": ("number", (0.01, 0.5)), "prune_raising": ("flag", None),
+        "prune_alpha_mode": ("choice", ("by cross-validation", "by hand")), "prune_folds": ("whole", (2, 10)),
+        "prune_one_se": ("flag", None), "prune_cv_seed": ("whole", (0, 10_000)), "prune_alpha": ("number", (0, 10)),
+        "prune_step": ("whole", (0, None)), "pruned_on": ("flag", None),
+    },
+}
+
+
+def _page_value(kind: str, limits, text: str):
+    """A page's widget value from the link; ValueError for one its widget could not show."""
+    if kind == "text":
+        return text
+    if kind == "choice":
+        if text not in limits:
+            raise ValueError(f"'{text}' is not one of {', '.join(limits)}")
+        return text
+    if kind == "flag":
+        if text not in ("0", "1"):
+            raise ValueError(f"'{text}' is not 0 or 1")
+        return text == "1"
+    value = float(text)
+    if not math.isfinite(value) or (kind == "whole" and not value.is_integer()):
+        raise ValueError(f"'{text}' is not a {'whole ' if kind == 'whole' else ''}number")
+    low, high = limits
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{text} is outside {low}..{high if high is not None else '∞'}")
+    return int(value) if kind == "whole" else value
+
+
+def load_page_state(params) -> list[str]:
+    ignored = []
+    for keys in PAGE_STATE.values():
+        for key, (kind, limits) in keys.items():
+            if key in params:
+                try:
+                    st.session_state[key] = _page_value(kind, limits, params[key])
+                except ValueError as error:
+                    ignored.append(f"{key} = {error}")
+    return ignored
+
+
 def load_url() -> list[str]:
     """Copy a shared link's query parameters into the sidebar's state; what was ignored, in words."""
     params, state, ignored = st.query_params, st.session_state, []
@@ -133,7 +184,9 @@ def load_url() -> list[str]:
             state["step"] = max(int(params["step"]), 0)
         except ValueError:
             ignored.append(f"step = '{params['step']}' is not a whole number")
-    return ignored
+    if "row" in params and str(params["row"]).isdigit():  # the Step page's formula row at this step
+        state[f"formula_row_{state.get('step', 0)}"] = int(params["row"])
+    return ignored + load_page_state(params)
 
 
 def save_url(page_name: str, c: Choices) -> None:
@@ -156,6 +209,13 @@ def save_url(page_name: str, c: Choices) -> None:
         wanted["digits"] = st.session_state["digits"]
     if common.projector():
         wanted["projector"] = "1"
+    for key in PAGE_STATE.get(page_name, {}):
+        if key in st.session_state and st.session_state[key] is not None:
+            value = st.session_state[key]
+            wanted[key] = ("1" if value else "0") if isinstance(value, bool) else dtlearn.data.label(value)
+    row = st.session_state.get(f"formula_row_{st.session_state.get('step', 0)}")
+    if page_name == "step" and row is not None:
+        wanted["row"] = str(row)
     if page_name == "practice" and st.session_state.get("practice_mode") in common.PRACTICE_MODES:
         wanted["mode"] = st.session_state["practice_mode"]
     if st.query_params.to_dict() != wanted:
@@ -355,7 +415,8 @@ def keep_values() -> None:
     their values are written back at the start of every run, which keeps them."""
     state = st.session_state
     families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
-    for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", common.PROJECTOR, *families):
+    page_keys = (key for keys in PAGE_STATE.values() for key in keys)
+    for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", common.PROJECTOR, *page_keys, *families):
         if key in state:
             state[key] = state[key]
 

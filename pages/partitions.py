@@ -45,7 +45,17 @@ if x == y:
 tree = common.grow_on_pair(v.choices, x, y)
 if tree.pruning:
     st.info("Showing the tree pruned as on the Pruning page: after its growth, the steps undo cuts.")
-k = common.step_ui(tree.total_steps)
+# This tree is not the Step page's (it sees two attributes): it has its own steps, and its own
+# step in the link (part_step), so no number here is another tree's.
+state = st.session_state
+if "part_step" not in state:
+    state["part_step"] = min(common.current_step(v.tree.total_steps), tree.total_steps)
+k = min(max(int(state["part_step"]), 0), tree.total_steps)
+common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step")
+if tree.total_steps != v.tree.total_steps or any(
+        a.test != b.test for a, b in zip(tree.steps, v.tree.steps) if a.action == b.action == "split"):
+    st.caption(f"This tree sees {md(x)} and {md(y)} only: {tree.total_steps} steps. The Step page's tree, on every "
+               f"attribute, has {v.tree.total_steps}; its step is kept there.")
 partial = tree.at_step(k)
 bounds = default_bounds(tree, x, y)
 rectangles = dtlearn.partition(partial, x, y, bounds)

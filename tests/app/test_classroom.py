@@ -69,3 +69,42 @@ def test_the_drawn_tree_numbers_its_nodes_as_the_headings_do(open_app):
     drawn = node_numbers(app.trees()[0])
     assert int(match[1]) in drawn
     assert sorted(drawn) == list(range(len(drawn)))  # every node of the partial tree, ids 0..n-1
+
+
+def test_the_partitions_page_has_its_own_steps_and_they_are_in_the_link(open_app):
+    """Iris with CART: the Step page's tree (4 attributes) and the tree on the petals alone have
+    different step counts; the Partitions page never shows the other tree's step number."""
+    app = open_app(dataset="iris", algo="cart", page="partitions", step="17", part_x="petal_length",
+                   part_y="petal_width", part_step="2")
+    assert not app.at.exception
+    assert app.at.slider(key="step_slider").value == 2
+    assert any("petal_length and petal_width only: 15 steps" in unescape(c.value) and "has 17" in c.value
+               for c in app.at.caption)
+    params = app.at.query_params
+    assert all(params[k] in (v, [v]) for k, v in (("part_x", "petal_length"), ("part_y", "petal_width"),
+                                                   ("part_step", "2"), ("step", "17")))
+    app.click("next")
+    assert app.at.query_params["part_step"] in ("3", ["3"])
+    assert app.at.session_state["step"] == 17  # the Step page's step is left alone
+
+
+def test_the_pruning_view_is_in_the_link(open_app):
+    app = open_app(dataset="iris", algo="cart", page="pruning", prune_method="cost_complexity",
+                   prune_alpha_mode="by hand", prune_alpha="0.02", prune_step="2")
+    assert not app.at.exception
+    assert app.at.selectbox(key="prune_method").value == "cost_complexity"
+    assert app.at.number_input(key="prune_alpha").value == 0.02
+    assert app.at.slider(key="prune_slider").value == 2
+    params = app.at.query_params
+    assert params["prune_alpha"] in ("0.02", ["0.02"]) and params["prune_step"] in ("2", ["2"])
+    bad = open_app(dataset="iris", algo="cart", page="pruning", prune_alpha="99")
+    assert any("prune_alpha" in w for w in bad.warnings) and not bad.at.exception
+
+
+def test_the_formula_row_is_in_the_link(open_app):
+    """Step 1 of ID3 on PlayTennis, formulas of humidity (row 2 of the root's table)."""
+    app = open_app(dataset="tennis", algo="id3", page="step", step="1", row="2")
+    assert not app.at.exception
+    assert app.at.selectbox(key="formula_row_1").value == 2
+    assert any(r"\text{humidity}" in block.body for block in app.at.latex)
+    assert app.at.query_params["row"] in ("2", ["2"])

@@ -83,3 +83,51 @@ def test_the_pruning_page_steps_with_the_clicker(page, app_url, ui):
     page.get_by_text(re.compile(r"^Decision 1 of \d+")).first.wait_for(timeout=20_000)
     page.keyboard.press("PageUp")
     page.get_by_text(re.compile(r"^Decision 0 of \d+")).first.wait_for(timeout=20_000)
+
+
+LINKS = {  # a view on each page, and one change made to it before its link is copied
+    "step": ("/step?dataset=iris&algo=c45&step=3&digits=4&projector=1", "PageDown"),
+    "tree": ("/tree?dataset=tennis&algo=id3&step=2", "PageDown"),
+    "partitions": ("/partitions?dataset=iris&algo=cart&part_x=sepal_length&part_y=petal_width&part_step=2",
+                   "PageDown"),
+    "pruning": ("/pruning?dataset=iris&algo=cart&prune_method=cost_complexity&prune_alpha_mode=by+hand"
+                "&prune_alpha=0.02", "PageDown"),
+    "practice": ("/practice?dataset=tennis&algo=id3&mode=guess", None),
+    "compare": ("/compare?dataset=tennis&algo=cart&max_depth=2", None),
+}
+
+
+def main_text(page) -> str:
+    """The page's text once it stops changing (Streamlit draws a run's elements as they come)."""
+    main = page.get_by_test_id("stMainBlockContainer")
+    text = main.inner_text()
+    for _ in range(40):
+        page.wait_for_timeout(400)
+        now = main.inner_text()
+        if now == text:
+            return now
+        text = now
+    return text
+
+
+@pytest.mark.parametrize("name", LINKS)
+def test_a_link_opened_in_a_new_browser_shows_the_same_view(browser, app_url, ui, name):
+    path, key = LINKS[name]
+    first = browser.new_context(viewport={"width": 1400, "height": 1800})
+    page = first.new_page()
+    page.goto(app_url + path)
+    ui.settle(page, ui.GRAPH)
+    if key:
+        page.keyboard.press(key)
+        page.wait_for_timeout(500)
+        ui.settle(page)
+    link, shown = page.url, main_text(page)
+    first.close()
+    second = browser.new_context(viewport={"width": 1400, "height": 1800})
+    again = second.new_page()
+    again.goto(link)
+    ui.settle(again, ui.GRAPH)
+    assert again.url == link
+    assert main_text(again) == shown
+    assert again.locator(ui.EXCEPTION).count() == 0
+    second.close()
