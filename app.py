@@ -28,6 +28,7 @@ PAGES = {
     "partitions": st.Page("pages/partitions.py", title="Partitions", url_path="partitions"),
     "pruning": st.Page("pages/pruning.py", title="Pruning", url_path="pruning"),
     "compare": st.Page("pages/compare.py", title="Compare", url_path="compare"),
+    "predict": st.Page("pages/predict.py", title="Predict", url_path="predict"),
     "practice": st.Page("pages/practice.py", title="Practice", url_path="practice"),
 }
 DEFAULT_DATASET = "tennis"
@@ -415,7 +416,8 @@ def keep_values() -> None:
     their values are written back at the start of every run, which keeps them."""
     state = st.session_state
     families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
-    page_keys = (key for keys in PAGE_STATE.values() for key in keys)
+    page_keys = [key for keys in PAGE_STATE.values() for key in keys]
+    page_keys += [key for key in state if str(key).startswith("formula_row_")]  # each step's row, kept
     for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", common.PROJECTOR, *page_keys, *families):
         if key in state:
             state[key] = state[key]

@@ -130,14 +130,15 @@ def candidates_ui(step, tree) -> pd.DataFrame:
     shown, config = display_table(rows, tree)
     key, formula_key = f"candidates_{step.number}", f"formula_row_{step.number}"
 
-    def clicked() -> None:
-        selected = st.session_state[key]["selection"]["rows"]
+    def clicked() -> None:  # a click on a row's box or on any of its cells picks the row
+        selection = st.session_state[key]["selection"]
+        selected = list(selection.get("rows", [])) + [cell[0] for cell in selection.get("cells", [])]
         if selected:
-            st.session_state[formula_key] = shown.index[selected[0]]
+            st.session_state[formula_key] = shown.index[selected[-1]]
 
     chosen = [i for i, c in enumerate(rows["chosen"]) if c]
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config, placeholder="",
-                 height=min(38 + 35 * len(shown), 460), key=key, on_select=clicked, selection_mode="single-row",
+                 height=min(38 + 35 * len(shown), 460), key=key, on_select=clicked, selection_mode=["single-row", "single-cell"],
                  selection_default={"selection": {"rows": chosen}} if chosen else None)
     return rows
 

@@ -108,3 +108,11 @@ def test_the_formula_row_is_in_the_link(open_app):
     assert app.at.selectbox(key="formula_row_1").value == 2
     assert any(r"\text{humidity}" in block.body for block in app.at.latex)
     assert app.at.query_params["row"] in ("2", ["2"])
+
+
+def test_the_chosen_formula_row_stays_after_stepping_away_and_back(open_app):
+    app = open_app(dataset="tennis", algo="id3", page="step", step="1")
+    app.set("selectbox", "formula_row_1", 2)  # humidity
+    app.click("next").click("prev")
+    assert app.at.selectbox(key="formula_row_1").value == 2
+    assert any(r"\text{humidity}" in block.body for block in app.at.latex)

@@ -100,11 +100,12 @@ LINKS = {  # a view on each page, and one change made to it before its link is c
 def main_text(page) -> str:
     """The page's text once it stops changing (Streamlit draws a run's elements as they come)."""
     main = page.get_by_test_id("stMainBlockContainer")
-    text = main.inner_text()
-    for _ in range(40):
+    text, same = main.inner_text(), 0
+    for _ in range(60):
         page.wait_for_timeout(400)
         now = main.inner_text()
-        if now == text:
+        same = same + 1 if now == text else 0
+        if same == 3:
             return now
         text = now
     return text
@@ -131,3 +132,15 @@ def test_a_link_opened_in_a_new_browser_shows_the_same_view(browser, app_url, ui
     assert main_text(again) == shown
     assert again.locator(ui.EXCEPTION).count() == 0
     second.close()
+
+
+def test_a_click_on_any_cell_works_out_that_row(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=tennis&algo=id3&step=1")
+    ui.settle(page, ui.GRAPH, ui.LATEX)
+    grid = page.get_by_test_id("stDataFrame").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # the fourth row (wind), in the middle of the table's width: a cell, not the row's checkbox
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 35 * 4 + 18)
+    page.wait_for_function("() => [...document.querySelectorAll('.katex')].some(e => e.textContent.includes('wind'))",
+                           timeout=20_000)
