@@ -138,7 +138,8 @@ def candidates_ui(step, tree) -> pd.DataFrame:
 
     chosen = [i for i, c in enumerate(rows["chosen"]) if c]
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config, placeholder="",
-                 height=min(38 + 35 * len(shown), 460), key=key, on_select=clicked, selection_mode=["single-row", "single-cell"],
+                 height=min(38 + 35 * len(shown), 460), key=key, on_select=clicked,
+                 selection_mode=["single-row", "single-cell"],
                  selection_default={"selection": {"rows": chosen}} if chosen else None)
     return rows
 
