@@ -194,7 +194,7 @@ def save_url(page_name: str, c: Choices) -> None:
     """Write the view into the query parameters (only the settings that differ from the preset)."""
     raw = common.raw_dataset(c.source)
     wanted = {"dataset": "upload" if c.is_upload else c.source}
-    if c.target != raw.target:
+    if c.target != raw.target and not c.is_upload:  # an upload's column names stay out of the link
         wanted["target"] = c.target
     if c.kinds and not c.is_upload:
         wanted["kinds"] = ",".join(f"{a}:{k}" for a, k in c.kinds)
@@ -210,7 +210,9 @@ def save_url(page_name: str, c: Choices) -> None:
         wanted["digits"] = st.session_state["digits"]
     if common.projector():
         wanted["projector"] = "1"
-    for key in PAGE_STATE.get(page_name, {}):
+    for key, (kind, _) in PAGE_STATE.get(page_name, {}).items():
+        if c.is_upload and kind == "text":  # column names (partition axes)
+            continue
         if key in st.session_state and st.session_state[key] is not None:
             value = st.session_state[key]
             wanted[key] = ("1" if value else "0") if isinstance(value, bool) else dtlearn.data.label(value)

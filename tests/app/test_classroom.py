@@ -116,3 +116,17 @@ def test_the_chosen_formula_row_stays_after_stepping_away_and_back(open_app):
     app.click("next").click("prev")
     assert app.at.selectbox(key="formula_row_1").value == 2
     assert any(r"\text{humidity}" in block.body for block in app.at.latex)
+
+
+def test_an_uploads_column_names_stay_out_of_the_link(open_app):
+    """Only "dataset=upload" says the view was of a file: no target, kinds or axes by name."""
+    exam = "hours,slept,name,passed\n1,7,Ann,no\n6,6,Ben,yes\n3,8,Eve,no\n8,5,Dev,yes\n5,7,Eli,yes\n".encode()
+    app = open_app(dataset="tennis", algo="cart", page="partitions")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("exam.csv", exam, "text/csv").run()
+    app.set("selectbox", "target", "name")
+    app.set("selectbox", "target", "slept")
+    link = "&".join(f"{k}={v}" for k, v in app.at.query_params.items())
+    assert "dataset=upload" in link and not app.at.exception
+    for name in ("hours", "slept", "name", "passed"):
+        assert name not in link, link

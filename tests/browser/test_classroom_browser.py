@@ -144,3 +144,23 @@ def test_a_click_on_any_cell_works_out_that_row(page, app_url, ui):
     page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 35 * 4 + 18)
     page.wait_for_function("() => [...document.querySelectorAll('.katex')].some(e => e.textContent.includes('wind'))",
                            timeout=20_000)
+
+
+FIRST_VISITS = ["/step?dataset=iris&algo=cart&step=0", "/tree?dataset=tennis&algo=id3&step=3",
+                "/partitions?dataset=iris&algo=c45", "/pruning?dataset=iris&algo=cart",
+                "/practice?dataset=tennis&algo=id3&mode=guess"]
+
+
+def test_five_first_visitors_at_once_on_a_fresh_server(browser, fresh_app_url, ui):
+    """Deep links to every page, opened together before the server has served anything."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in FIRST_VISITS]
+    pages = [context.new_page() for context in contexts]
+    for page, path in zip(pages, FIRST_VISITS):
+        page.goto(fresh_app_url + path, wait_until="commit")
+    for page, path in zip(pages, FIRST_VISITS):
+        ui.settle(page, ui.GRAPH)
+        assert page.locator(ui.EXCEPTION).count() == 0, path
+        assert page.get_by_text("cannot be called directly").count() == 0, path
+        assert path.split("?")[0] in page.url
+    for context in contexts:
+        context.close()
