@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Collection
 
 from .data import label
 
@@ -65,17 +65,25 @@ NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rou
 EDGE = {"fontname": "Helvetica", "fontsize": "11"}
 
 
-def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: bool = False):
+HIGHLIGHT = {"color": "#d62728", "penwidth": "3"}  # one node: red
+HIGHLIGHTS = {"color": "#1f77b4", "penwidth": "2.5"}  # several (an example's paths): blue
+
+
+def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: bool = False,
+           highlights: Collection[int] = ()):
     """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
     every edge, in the order the DOT lists them."""
+    highlights = set(highlights)
     for node in tree.root.walk():  # walk() keeps its own stack: any depth
         attributes = {"fillcolor": "white"}
         if node.status == "leaf":
             attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
         elif node.status == "pending":
             attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
-        if node.id == highlight:
-            attributes.update(color="#d62728", penwidth="3")
+        if node.id in highlights:
+            attributes.update(HIGHLIGHTS)
+        if node.id == highlight:  # red over blue
+            attributes.update(HIGHLIGHT)
         yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
         for child in node.children:
             yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
@@ -101,13 +109,15 @@ def _attributes(attributes: dict, label: str | None = None) -> str:
     return "[" + " ".join(parts) + "]"
 
 
-def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, numbers: bool = False) -> str:
+def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
+           highlights: Collection[int] = ()) -> str:
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
-    is a node id drawn with a thick red border; impurities get `digits` decimals (None: all);
-    `numbers` writes each node's id ("node 7", as the steps name nodes) above its label."""
+    is a node id drawn with a thick red border, `highlights` node ids drawn with a thick blue one
+    (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
+    all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label."""
     lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
-    for kind, item in _nodes(tree, highlight, digits, numbers):
+    for kind, item in _nodes(tree, highlight, digits, numbers, highlights):
         if kind == "node":
             name, label, attributes = item
             lines.append(f"\t{name} {_attributes(attributes, label)}")
@@ -117,12 +127,12 @@ def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, num
     return "\n".join(lines) + "\n}\n"
 
 
-def to_graphviz(tree: Tree, highlight: int | None = None):
+def to_graphviz(tree: Tree, highlight: int | None = None, highlights: Collection[int] = ()):
     """The tree as a `graphviz.Digraph` (needs the graphviz package: the app's extra)."""
     import graphviz  # an optional package: the core writes DOT without it
 
     dot = graphviz.Digraph("tree", graph_attr=GRAPH, node_attr=NODE, edge_attr=EDGE)
-    for kind, item in _nodes(tree, highlight):
+    for kind, item in _nodes(tree, highlight, highlights=highlights):
         if kind == "node":
             name, label, attributes = item
             dot.node(name, label, **attributes)

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .conditions import MultiwayTest, ThresholdTest
 from .encoding import MISSING, codes_for
-from .kernels import FOLLOW, SHARE, route
+from .kernels import FOLLOW, SHARE, _branch, _surrogate_branch, route
 
 LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
 
@@ -256,6 +256,26 @@ def _route(flat: FlatTree, rows: EncodedRows, mode: int, majority: np.ndarray, *
           flat.s_reversed, mode, flat.node_values, empty2 if out_values is None else out_values,
           np.zeros(0, dtype=np.int64) if y is None else y, empty2 if node_totals is None else node_totals,
           np.zeros(0, dtype=np.int64) if leaf_of is None else leaf_of)
+
+
+def branch_at(flat: FlatTree, rows: EncodedRows, index: int, row: int = 0) -> int:
+    """The branch the test of flat node `index` gives one row, as `kernels.route` reads it:
+    0, 1, ... or -1 where the value is missing or the test cannot place it (the tree's
+    missing-value rule then decides). A subset test sends a value it never saw to its second
+    branch; a multiway test cannot place one."""
+    return int(_branch(index, row, flat.kind, flat.attribute, flat.threshold, flat.map_start, flat.maps,
+                       rows.values, rows.codes))
+
+
+def surrogate_at(flat: FlatTree, rows: EncodedRows, index: int, k: int, row: int = 0) -> int:
+    """The primary branch the k-th surrogate (rank order) of flat node `index` gives one row, as
+    `kernels.route` reads it (-1: that surrogate cannot tell either)."""
+    if not 0 <= k < flat.s_count[index]:
+        raise ValueError(f"Node {int(flat.ids[index])} has {int(flat.s_count[index])} surrogates, not {k + 1}.")
+    start, count = flat.s_start.copy(), np.zeros_like(flat.s_count)
+    start[index], count[index] = flat.s_start[index] + k, 1  # a window of this one surrogate
+    return int(_surrogate_branch(index, row, start, count, flat.s_kind, flat.s_attribute, flat.s_threshold,
+                                 flat.s_map_start, flat.s_reversed, flat.maps, rows.values, rows.codes))
 
 
 def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Iterator
+from typing import Collection, Iterator
 
 import numpy as np
 import pandas as pd
@@ -273,8 +273,9 @@ class Tree:
         return DISPLAY["tree"](self) if "tree" in DISPLAY else None
 
     # export (free functions in `export`; these are conveniences) ---------------------
-    def to_dot(self, highlight: int | None = None, digits: int | None = 3, numbers: bool = False) -> str:
-        return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers)
+    def to_dot(self, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
+               highlights: Collection[int] = ()) -> str:
+        return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers, highlights=highlights)
 
     def to_text(self) -> str:
         return export.to_text(self)

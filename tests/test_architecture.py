@@ -19,7 +19,7 @@ LAYERS = [
     "data", "arff", "settings", "impurity", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "table",
     "routing", "surrogates", "summary", "steps", "engine",
-    "export", "partition", "tree", "induction", "pruning", "evaluation",
+    "export", "partition", "tree", "induction", "pruning", "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
     "worksheet",
     "cli", "sklearn", "__init__", "__main__",

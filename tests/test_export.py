@@ -74,6 +74,20 @@ def test_dot_highlight_marks_one_node(tennis):
     assert "penwidth" not in tree.to_dot()
 
 
+def test_dot_highlights_mark_several_nodes_blue_and_keep_the_red_one(tennis):
+    # an example's paths (dtlearn.explain): every node reached in blue, the main path's end in red
+    tree = dtlearn.fit(tennis, "id3")
+    source = tree.to_dot(highlight=2, highlights=[0, 2, 5])
+    marked = {re.match(r"\s*n(\d+) ", line)[1]: line for line in source.splitlines() if "penwidth" in line}
+    assert set(marked) == {"0", "2", "5"}
+    for blue in ("0", "5"):
+        assert 'color="#1f77b4"' in marked[blue] and "penwidth=2.5" in marked[blue]
+    assert 'color="#d62728"' in marked["2"] and "penwidth=3" in marked["2"] and "#1f77b4" not in marked["2"]
+    assert tree.to_dot(highlights=()) == tree.to_dot()
+    assert source == dtlearn.export.to_graphviz(tree, 2, highlights={0, 2, 5}).source
+    check_dot(source)
+
+
 def test_dot_of_partial_trees(tennis):
     tree = dtlearn.fit(tennis, "id3")
     for k in range(tree.total_steps + 1):

@@ -17,7 +17,7 @@ from drawn_trees import image_svg, svg_rest  # noqa: E402 (needs `pages` on the 
 
 PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.py",
          "partitions": "pages/partitions.py", "pruning": "pages/pruning.py", "practice": "pages/practice.py",
-         "compare": "pages/compare.py"}
+         "compare": "pages/compare.py", "predict": "pages/predict.py"}
 
 
 def unescape(markdown: str) -> str:
