@@ -383,10 +383,107 @@ KEYS_SCRIPT = """<script>
 </script>"""
 
 
+# A click on a drawn tree opens it over the whole window: the wheel zooms (around the pointer),
+# dragging pans, + / - / 0 zoom in, out and back to fit, Esc closes. The picture follows the
+# page while open, so a clicker steps through the tree at full screen.
+VIEWER_SCRIPT = """<script>
+(() => {
+  if (window.__dtlearnViewer) return;
+  window.__dtlearnViewer = true;
+  const style = document.createElement("style");
+  style.textContent = 'img[alt="decision tree"] { cursor: zoom-in; }';
+  document.head.appendChild(style);
+  const SELECTOR = 'img[alt="decision tree"]';
+  let view = null;
+  const place = () => {
+    view.picture.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+  };
+  const fit = () => {
+    const w = view.picture.naturalWidth || 800, h = view.picture.naturalHeight || 600;
+    view.scale = Math.min((innerWidth - 40) / w, (innerHeight - 70) / h);
+    view.x = (innerWidth - w * view.scale) / 2;
+    view.y = 50 + (innerHeight - 70 - h * view.scale) / 2;
+    place();
+  };
+  const zoom = (factor, cx = innerWidth / 2, cy = innerHeight / 2) => {
+    view.x = cx - (cx - view.x) * factor;
+    view.y = cy - (cy - view.y) * factor;
+    view.scale *= factor;
+    place();
+  };
+  const close = () => {
+    if (!view) return;
+    clearInterval(view.follow);
+    view.overlay.remove();
+    view = null;
+  };
+  const open = (source) => {
+    const overlay = document.createElement("div");
+    overlay.setAttribute("data-testid", "dtlearnTreeViewer");
+    overlay.style.cssText = "position:fixed;inset:0;background:#fff;z-index:1000000;overflow:hidden;cursor:grab";
+    const bar = document.createElement("div");
+    bar.style.cssText = "position:absolute;top:0;left:0;right:0;padding:10px 16px;font:16px sans-serif;" +
+      "background:#f0f2f6;z-index:1;display:flex;gap:12px;align-items:center";
+    const hint = document.createElement("span");  // (no markup in strings: st.html's sanitizer drops the script)
+    hint.textContent = "Scroll to zoom, drag to move, + / − / 0, Esc to close";
+    bar.appendChild(hint);
+    for (const [label, act] of [["+", () => zoom(1.25)], ["−", () => zoom(0.8)], ["Fit", () => fit()],
+                                ["Close", () => close()]]) {
+      const button = document.createElement("button");
+      button.textContent = label;
+      button.style.cssText = "font:16px sans-serif;padding:2px 12px;cursor:pointer";
+      button.addEventListener("click", (event) => { event.stopPropagation(); act(); });
+      bar.appendChild(button);
+    }
+    const picture = document.createElement("img");
+    picture.alt = "decision tree, full screen";
+    picture.style.cssText = "position:absolute;top:0;left:0;transform-origin:0 0;max-width:none";
+    picture.draggable = false;
+    overlay.append(bar, picture);
+    document.body.appendChild(overlay);
+    view = {overlay, picture, x: 0, y: 0, scale: 1, source};
+    picture.onload = () => { if (view && view.fitted !== view.picture.src) { view.fitted = view.picture.src; fit(); } };
+    picture.src = source;
+    overlay.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, event.clientX, event.clientY);
+    }, {passive: false});
+    overlay.addEventListener("mousedown", (event) => {
+      view.drag = [event.clientX - view.x, event.clientY - view.y];
+      overlay.style.cursor = "grabbing";
+    });
+    overlay.addEventListener("mousemove", (event) => {
+      if (!view || !view.drag) return;
+      view.x = event.clientX - view.drag[0];
+      view.y = event.clientY - view.drag[1];
+      place();
+    });
+    overlay.addEventListener("mouseup", () => { if (view) { view.drag = null; overlay.style.cursor = "grab"; } });
+    view.follow = setInterval(() => {  // the page stepped underneath (a clicker): show its new tree
+      const current = document.querySelector(SELECTOR);
+      if (view && current && current.src !== view.picture.src) view.picture.src = current.src;
+    }, 300);
+  };
+  document.addEventListener("click", (event) => {
+    const image = event.target.closest && event.target.closest(SELECTOR);
+    if (image && !view) open(image.src);
+  });
+  window.addEventListener("keydown", (event) => {
+    if (!view) return;
+    if (event.key === "Escape") close();
+    else if (event.key === "+" || event.key === "=") zoom(1.25);
+    else if (event.key === "-") zoom(0.8);
+    else if (event.key === "0") fit();
+  });
+})();
+</script>"""
+
+
 def classroom() -> None:
-    """The clicker's keys, and projector mode's style when it is on (in the sidebar: no gap in
-    the page)."""
+    """The clicker's keys, the full-screen tree, and projector mode's style when it is on (in
+    the sidebar: no gap in the page)."""
     st.sidebar.html(KEYS_SCRIPT, unsafe_allow_javascript=True)
+    st.sidebar.html(VIEWER_SCRIPT, unsafe_allow_javascript=True)
     if projector():
         st.sidebar.html(PROJECTOR_CSS)
 

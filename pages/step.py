@@ -291,7 +291,8 @@ where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
 size.markdown(f"**Rows:** {common.node_text(tree, node)}")
 show_decision(tree, step)
 drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits(), numbers=True), column_px=900)
-st.caption("Red border: the node being decided. Dashed: not decided yet.")
+st.caption("Red border: the node being decided. Dashed: not decided yet. Click the tree for full screen "
+           "(scroll to zoom, drag to move; the clicker keeps stepping).")
 show_rows(v, partial, node, k)
 
 if step is not None and step.action == "split":

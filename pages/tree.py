@@ -37,7 +37,8 @@ picked = st.session_state["tree_node"]
 
 # laid out by `dot`: SVG, PNG too
 pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True), column_px=900)
-st.caption("Red border: the node whose details are below. Dashed: not decided yet.")
+st.caption("Red border: the node whose details are below. Dashed: not decided yet. Click the tree for full "
+           "screen (scroll to zoom, drag to move).")
 
 st.subheader("Node details")
 left, right = st.columns(2, gap="large")

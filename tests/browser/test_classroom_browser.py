@@ -164,3 +164,31 @@ def test_five_first_visitors_at_once_on_a_fresh_server(browser, fresh_app_url, u
         assert path.split("?")[0] in page.url
     for context in contexts:
         context.close()
+
+
+def test_the_tree_opens_full_screen_zooms_pans_and_follows_the_clicker(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=iris&algo=cart&step=3")
+    ui.settle(page, ui.GRAPH)
+    page.locator(ui.GRAPH).first.click()
+    viewer = page.get_by_test_id("dtlearnTreeViewer")
+    viewer.wait_for()
+    picture = viewer.get_by_role("img")
+    page.wait_for_function("() => document.querySelector('[data-testid=dtlearnTreeViewer] img').style.transform")
+    fitted = picture.evaluate("e => e.getBoundingClientRect().width")
+    assert 0 < fitted <= page.viewport_size["width"]
+    page.mouse.move(700, 500)
+    page.mouse.wheel(0, -400)  # zoom in around the pointer
+    page.wait_for_timeout(300)
+    assert picture.evaluate("e => e.getBoundingClientRect().width") > fitted * 1.1
+    before = picture.evaluate("e => e.getBoundingClientRect().left")
+    page.mouse.down()
+    page.mouse.move(900, 500)
+    page.mouse.up()
+    assert picture.evaluate("e => e.getBoundingClientRect().left") == pytest.approx(before + 200, abs=2)
+    source = picture.get_attribute("src")
+    page.keyboard.press("PageDown")  # the page steps underneath: the picture follows
+    page.wait_for_function("s => document.querySelector('[data-testid=dtlearnTreeViewer] img').src !== s",
+                           arg=source, timeout=20_000)
+    page.keyboard.press("Escape")
+    viewer.wait_for(state="detached")
+    wait_for_step(page, 4)
