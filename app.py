@@ -97,8 +97,10 @@ def _parse(key: str, text: str):
 # Each page's own view (partition axes, its step; pruning method, parameters and decision) in
 # the link: state key = query parameter -> (kind, range or choices). A value out of range is
 # said and ignored, like a bad setting.
+VIEWS = {"tree_view": ("choice", common.TREE_VIEWS), "tree_depth": ("whole", (1, 6))}  # large trees
 PAGE_STATE = {
-    "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None)},
+    "step": VIEWS,
+    "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None), **VIEWS},
     "partitions": {"part_x": ("text", None), "part_y": ("text", None), "part_step": ("whole", (0, None))},
     "pruning": {
         "prune_method": ("choice", tuple(METHODS)),

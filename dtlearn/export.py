@@ -70,11 +70,15 @@ HIGHLIGHTS = {"color": "#1f77b4", "penwidth": "2.5"}  # several (an example's pa
 
 
 def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: bool = False,
-           highlights: Collection[int] = ()):
+           highlights: Collection[int] = (), visible: Collection[int] | None = None):
     """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
-    every edge, in the order the DOT lists them."""
+    every edge, in the order the DOT lists them. With `visible`, only those nodes are drawn; a
+    hidden child subtree of a drawn node is one grey box that counts its nodes and leaves."""
     highlights = set(highlights)
-    for node in tree.root.walk():  # walk() keeps its own stack: any depth
+    shown = None if visible is None else set(visible)
+    stack = [tree.root]
+    while stack:  # pre-order with its own stack: any depth
+        node = stack.pop()
         attributes = {"fillcolor": "white"}
         if node.status == "leaf":
             attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
@@ -86,7 +90,35 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
             attributes.update(HIGHLIGHT)
         yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
         for child in node.children:
-            yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
+            if shown is None or child.id in shown:
+                yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
+                continue
+            inside = list(child.walk())
+            leaves = sum(1 for n in inside if not n.children)
+            count = f"{len(inside)} node{'s' if len(inside) != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
+            yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape('(folded)')}>", FOLDED)
+            yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(child.branch)}>")
+        stack.extend(reversed([c for c in node.children if shown is None or c.id in shown]))
+
+
+FOLDED = {"style": "rounded,dashed", "color": "gray60", "fontcolor": "gray35", "fillcolor": "#f4f4f4"}
+
+
+def neighbourhood(tree: Tree, node_id: int, depth: int = 2) -> frozenset[int]:
+    """The nodes of a large tree's view around one node: its path from the root, the other
+    children of every node on that path, and its subtree `depth` levels down."""
+    parent = {child.id: node for node in tree.root.walk() for child in node.children}
+    node = tree.node(node_id)
+    shown = {node.id}
+    while node.id in parent:
+        node = parent[node.id]
+        shown.add(node.id)
+        shown.update(child.id for child in node.children)
+    level = [tree.node(node_id)]
+    for _ in range(depth):
+        level = [child for n in level for child in n.children]
+        shown.update(n.id for n in level)
+    return frozenset(shown)
 
 
 _ID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
@@ -110,14 +142,15 @@ def _attributes(attributes: dict, label: str | None = None) -> str:
 
 
 def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
-           highlights: Collection[int] = ()) -> str:
+           highlights: Collection[int] = (), visible: Collection[int] | None = None) -> str:
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
     is a node id drawn with a thick red border, `highlights` node ids drawn with a thick blue one
     (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
-    all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label."""
+    all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label;
+    `visible` (e.g. `neighbourhood(tree, node_id)`) draws those nodes only, the rest folded."""
     lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
-    for kind, item in _nodes(tree, highlight, digits, numbers, highlights):
+    for kind, item in _nodes(tree, highlight, digits, numbers, highlights, visible):
         if kind == "node":
             name, label, attributes = item
             lines.append(f"\t{name} {_attributes(attributes, label)}")

@@ -274,8 +274,9 @@ class Tree:
 
     # export (free functions in `export`; these are conveniences) ---------------------
     def to_dot(self, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
-               highlights: Collection[int] = ()) -> str:
-        return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers, highlights=highlights)
+               highlights: Collection[int] = (), visible: Collection[int] | None = None) -> str:
+        return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers, highlights=highlights,
+                             visible=visible)
 
     def to_text(self) -> str:
         return export.to_text(self)

@@ -520,6 +520,29 @@ def warn_id3_numbers(v: View) -> None:
         )
 
 
+# a large tree: drawn around one node ---------------------------------------------------------
+
+LARGE_TREE = 40  # nodes: beyond, a tree is drawn around the current node unless asked for whole
+TREE_VIEWS = ("around this node", "the whole tree")
+
+
+def visible_nodes(tree, node_id: int):
+    """The nodes to draw (None: all): a large tree shows the current node's path, the siblings
+    along it and its subtree a few levels down; the rest is folded into counted boxes."""
+    if tree.n_nodes <= LARGE_TREE:
+        return None
+    state = st.session_state
+    if state.get("tree_view") not in TREE_VIEWS:
+        state["tree_view"] = TREE_VIEWS[0]
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    view = left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", TREE_VIEWS, key="tree_view",
+                                  required=True)
+    if view != TREE_VIEWS[0]:
+        return None
+    depth = right.number_input("levels below it", 1, 6, 2, key="tree_depth")
+    return dtlearn.export.neighbourhood(tree, node_id, int(depth))
+
+
 # the step control (on the Step, Tree and Partitions pages) ----------------------------------
 
 def _go(to: int) -> None:

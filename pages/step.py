@@ -290,7 +290,9 @@ where, size = st.columns(2)
 where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
 size.markdown(f"**Rows:** {common.node_text(tree, node)}")
 show_decision(tree, step)
-drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits(), numbers=True), column_px=900)
+shown_nodes = common.visible_nodes(partial, node.id)
+drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits(), numbers=True, visible=shown_nodes),
+                   column_px=900)
 st.caption("Red border: the node being decided. Dashed: not decided yet. Click the tree for full screen "
            "(scroll to zoom, drag to move; the clicker keeps stepping).")
 show_rows(v, partial, node, k)

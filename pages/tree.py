@@ -36,7 +36,8 @@ if st.session_state.get("tree_node") not in nodes:
 picked = st.session_state["tree_node"]
 
 # laid out by `dot`: SVG, PNG too
-pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True), column_px=900)
+pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True,
+                                           visible=common.visible_nodes(shown, picked)), column_px=900)
 st.caption("Red border: the node whose details are below. Dashed: not decided yet. Click the tree for full "
            "screen (scroll to zoom, drag to move).")
 

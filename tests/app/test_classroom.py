@@ -130,3 +130,18 @@ def test_an_uploads_column_names_stay_out_of_the_link(open_app):
     assert "dataset=upload" in link and not app.at.exception
     for name in ("hours", "slept", "name", "passed"):
         assert name not in link, link
+
+
+def test_a_large_tree_is_drawn_around_the_current_node(open_app):
+    """Glass with C4.5 (Weka's glass.arff): more nodes than a projector can show; the Step page
+    draws the decided node's neighbourhood, folded boxes counting the rest, or the whole tree."""
+    from drawn_trees import node_count
+
+    app = open_app(dataset="glass", algo="c45", page="step", step="70")  # 71 nodes by then (over 40)
+    assert not app.at.exception
+    around = app.trees()[0]
+    assert "(folded)" in around
+    app.set("segmented_control", "tree_view", "the whole tree")
+    whole = app.trees()[0]
+    assert "(folded)" not in whole and node_count(whole) > node_count(around)
+    assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])
