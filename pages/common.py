@@ -386,7 +386,7 @@ KEYS_SCRIPT = """<script>
 # A click on a drawn tree opens it over the whole window: the wheel zooms (around the pointer),
 # dragging pans, + / - / 0 zoom in, out and back to fit, Esc closes. The picture follows the
 # page while open, so a clicker steps through the tree at full screen.
-VIEWER_SCRIPT = """<script>
+VIEWER_SCRIPT = r"""<script>
 (() => {
   if (window.__dtlearnViewer) return;
   window.__dtlearnViewer = true;
@@ -464,9 +464,37 @@ VIEWER_SCRIPT = """<script>
       if (view && current && current.src !== view.picture.src) view.picture.src = current.src;
     }, 300);
   };
+  // The node under a click on a drawn tree: the image's SVG read back, the click put in its
+  // coordinates (Graphviz draws inside a translated group), the node whose shape holds it, named
+  // by its "node N" line (pages draw node numbers).
+  const nodeAt = (image, event) => {
+    try {
+      const svg = new DOMParser().parseFromString(atob(image.src.split(",")[1]), "image/svg+xml").documentElement;
+      const box = image.getBoundingClientRect();
+      const [vx, vy, vw, vh] = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+      let x = vx + (event.clientX - box.left) / box.width * vw;
+      let y = vy + (event.clientY - box.top) / box.height * vh;
+      const shift = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(svg.querySelector("g").getAttribute("transform") || "");
+      if (shift) { x -= Number(shift[1]); y -= Number(shift[2]); }
+      for (const node of svg.querySelectorAll("g.node")) {
+        const numbers = [...node.querySelectorAll("polygon, path")]
+          .flatMap((shape) => (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+/g) || [])
+          .map(Number);
+        const xs = numbers.filter((_, i) => i % 2 === 0), ys = numbers.filter((_, i) => i % 2 === 1);
+        if (xs.length && x >= Math.min(...xs) && x <= Math.max(...xs) && y >= Math.min(...ys) && y <= Math.max(...ys)) {
+          const label = [...node.querySelectorAll("text")].map((t) => t.textContent).find((t) => /^node \d+$/.test(t));
+          if (label) return Number(label.slice(5));
+        }
+      }
+    } catch (error) { /* not a tree we can read: no node */ }
+    return null;
+  };
   document.addEventListener("click", (event) => {
     const image = event.target.closest && event.target.closest(SELECTOR);
-    if (image && !view) open(image.src);
+    if (!image || view) return;
+    const picked = window.__dtlearnPickNode ? nodeAt(image, event) : null;
+    if (picked !== null) window.__dtlearnPickNode(picked);  // a page that shows a node's details
+    else open(image.src);
   });
   window.addEventListener("keydown", (event) => {
     if (!view) return;
@@ -477,6 +505,27 @@ VIEWER_SCRIPT = """<script>
   });
 })();
 </script>"""
+
+
+# On a page that shows a node's details (the Tree page), a click on a drawn node picks it: the
+# viewer script's hit test calls window.__dtlearnPickNode, which this component registers.
+NODE_PICKER_JS = """
+export default function(component) {
+  const { setTriggerValue } = component;
+  window.__dtlearnPickNode = (node) => setTriggerValue("node", node);
+  return () => { delete window.__dtlearnPickNode; };
+}
+"""
+_node_picker = None
+
+
+def node_picker(on_pick) -> None:
+    """Clicks on the drawn tree's nodes call `on_pick(node id)` (a callback, before the rerun)."""
+    global _node_picker
+    if _node_picker is None:
+        _node_picker = st.components.v2.component("dtlearn_node_picker", js=NODE_PICKER_JS)
+    result = _node_picker(key="node_picker", on_node_change=lambda: on_pick(st.session_state["node_picker"].node))
+    return result
 
 
 def classroom() -> None:

@@ -10,6 +10,7 @@ import streamlit as st
 from dtlearn import grading, quiz
 from dtlearn.data import label
 from pages import common, drawing
+from pages.tables import candidate_text, display_table
 from pages.common import md
 
 MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Grow it by hand",
@@ -61,8 +62,6 @@ def branch_text(name: str) -> str:
 
 def candidate_rows(step) -> dict[int, str]:
     """Each attribute's best row (and the chosen one): the rows a student is likely to work."""
-    from pages.step import candidate_text  # the Step page's name for a candidate
-
     table = step.table
     best = step.candidates.best_rows() if step.candidates is not None else []
     return {int(i): candidate_text(table.iloc[int(i)]) + ("  (chosen)" if table.iloc[int(i)]["chosen"] else "")
@@ -215,8 +214,6 @@ def guess_ui(v) -> None:
         show = st.success if answered.verdict == "right" else st.warning if answered.verdict == "half" else st.error
         show(md(answered.message), icon=ICONS[answered.verdict])
         if step.action == "split":
-            from pages.step import display_table  # the Step page's reading of the table
-
             shown, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
             st.dataframe(shown, hide_index=True, width="stretch", column_config=config)
         st.button("Next question", on_click=_next_question, args=(state,), type="primary", key="quiz_next")

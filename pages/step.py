@@ -9,92 +9,15 @@ import pandas as pd
 import streamlit as st
 
 from dtlearn import derivation
-from dtlearn.data import label
-from dtlearn.measures import RANKED_BY
 from pages import charts, common, drawing
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
+from pages.tables import candidate_text, display_table, show_rows
 
-MEASURES = {  # table column -> heading; shown when the table has the column
-    "known": "known ρ",
-    "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain",
-    "correction": "log₂(cuts)/N", "corrected_gain": "Gain′", "split_info": "Split info",
-    "gain_ratio": "Gain ratio",
-    "gini_before": "Gini(D)", "gini_after": "Gini after", "gini_gain": "Gini gain",
-    "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
-    "mse_before": "MSE(D)", "mse_after": "MSE after",
-}
-CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
-             "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
-RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
 MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
 MAX_ROWS = 2000  # never list more (an upload can have a cut between every two of its rows)
 MAX_CUTS = 1500  # points of the threshold chart; beyond, every k-th cut and the best ones
-
-
-def candidate_text(row) -> str:
-    if row["kind"] == "multiway":
-        return f"{row['attribute']} (by value)"
-    return row["test"].replace("<=", "≤")
-
-
-def branches_text(row) -> str:
-    parts = []
-    for i, branch in enumerate(row["branches"]):
-        name = branch[2:] if row["kind"] == "multiway" else branch.replace("<=", "≤")
-        if "branch_counts" in row:
-            held = "/".join(label(round(c, 3)) for c in row["branch_counts"][i])
-        else:
-            n, mean = row["branch_stats"][i]
-            held = f"{label(round(n, 3))} rows, mean {mean:.3f}"
-        parts.append(f"{name}: {held}")
-    return " · ".join(parts)
-
-
-def ranked_column(tree) -> str:
-    """The table column the criterion ranks candidates by (regression: the score, ΔMSE)."""
-    return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
-
-
-def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
-    """The candidate table as students read it (tests, every measure, rows per branch), and
-    its column settings: 3 decimals, narrow number columns. The measure the criterion ranks by
-    comes first, its heading saying so."""
-    records = table.to_dict("records")
-    held = "n, mean" if tree.is_regression else "/".join(tree.classes)
-    shown = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
-                          f"rows per branch ({held})": [branches_text(r) for r in records]}, index=table.index)
-    ranked = ranked_column(tree)
-    ranked_heading = f"★ {RANKED_NAMES[ranked]}"
-    shown[ranked_heading] = pd.to_numeric(table[ranked], errors="coerce")
-    corrected = "correction" in table and (pd.to_numeric(table["correction"], errors="coerce") > 0).any()
-    for column, heading in MEASURES.items():
-        if column not in table or column == ranked:
-            continue
-        values = pd.to_numeric(table[column], errors="coerce")
-        if column == "known" and (values >= 1).all():
-            continue
-        if column in ("correction", "corrected_gain") and not corrected:
-            continue
-        shown[heading] = values
-    reasons = [r["reason"] if not r["chosen"] else "" for r in records]
-    reasons = [f"ties with the chosen row (within 1e-12): the first in the table wins{'; ' + why if why else ''}"
-               if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]
-    if any(reasons):
-        shown["why not chosen"] = reasons
-    fmt = common.number_format()
-    number = st.column_config.NumberColumn(format=fmt, width=64 if fmt == "%.3f" else 84)
-    headings = set(MEASURES.values())
-    config = {"candidate": st.column_config.TextColumn(width=140),
-              f"rows per branch ({held})": st.column_config.TextColumn(width=210),
-              ranked_heading: st.column_config.NumberColumn(format=fmt, width=90,
-                                                            help="What the algorithm ranks the candidates by"),
-              **{h: number for h in shown.columns if h in headings}}
-    if "Gain′" in shown:
-        config["Gain′"] = st.column_config.NumberColumn(format=fmt, width=64, help=CORRECTED)
-        config["log₂(cuts)/N"] = st.column_config.NumberColumn(format="%.4f", width=84, help=CORRECTED)
-    return shown, config
 
 
 def candidates_ui(step, tree) -> pd.DataFrame:
@@ -249,20 +172,6 @@ def show_decision(tree, step) -> None:
         st.info(f"**Leaf: {md(tree.target)} = {md(step.prediction)}.** {md(step.reason)}")
     else:
         st.warning(f"**{md(step.action.capitalize())}.** {md(step.reason)}")
-
-
-def show_rows(v, partial, node, k: int) -> None:
-    """The node's rows in an expander, open at first for a small node below the root; the table
-    is sent only while it is open."""
-    positions, weights = derivation.rows_at(partial, v.data.frame, node.id)
-    box = st.expander(f"The {len(positions)} rows at this node", expanded=bool(node.path) and 0 < len(positions) <= 12,
-                      key=f"rows_open_{k}", on_change="rerun")
-    if box.open:
-        rows = v.data.frame.iloc[positions].copy()
-        rows.index = positions + 1
-        if (weights != 1).any():
-            rows.insert(0, "weight", weights.round(3))
-        box.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420))
 
 
 def summary(tree, step) -> str:

@@ -6,6 +6,7 @@ import streamlit as st
 
 from pages import common, drawing
 from pages.common import md
+from pages.tables import display_table, show_rows
 
 v = common.view(pruned=True)
 tree = v.tree
@@ -33,13 +34,14 @@ sizes[3].metric("Depth", shown.depth)
 nodes = {node.id: node for node in shown.nodes()}
 if st.session_state.get("tree_node") not in nodes:
     st.session_state["tree_node"] = current if current in nodes else 0
+common.node_picker(lambda node: st.session_state.update(tree_node=node) if node in nodes else None)
 picked = st.session_state["tree_node"]
 
 # laid out by `dot`: SVG, PNG too
 pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True,
                                            visible=common.visible_nodes(shown, picked)), column_px=900)
-st.caption("Red border: the node whose details are below. Dashed: not decided yet. Click the tree for full "
-           "screen (scroll to zoom, drag to move).")
+st.caption("Red border: the node whose details are below: click a node to pick it. Dashed: not decided yet. "
+           "Click beside the nodes for full screen (scroll to zoom, drag to move).")
 
 st.subheader("Node details")
 left, right = st.columns(2, gap="large")
@@ -72,6 +74,16 @@ with right:
     if not tree.is_regression:
         st.dataframe({"class": list(tree.classes), "rows": [round(w, 3) for w in node.class_weights],
                       "share": [round(p, 3) for p in node.distribution]}, hide_index=True, width="stretch")
+
+show_rows(v, shown, node, k)
+grown = next((s for s in tree.steps if s.node_id == node.id and s.action in ("split", "leaf")), None)
+if grown is not None and grown.candidates is not None and len(grown.candidates):
+    box = st.expander(f"Node {node.id}'s candidate splits (step {grown.number})", key="tree_node_table",
+                      on_change="rerun")
+    if box.open:  # sent only while open
+        table, config = display_table(grown.candidates.frame(grown.candidates.best_rows()), tree)
+        box.caption("Each attribute's best candidate at this node, with every measure (the Step page lists all).")
+        box.dataframe(table, hide_index=True, width="stretch", column_config=config)
 
 st.subheader("Rules")
 st.caption("One rule per leaf, read from the root down.")

@@ -145,3 +145,15 @@ def test_a_large_tree_is_drawn_around_the_current_node(open_app):
     whole = app.trees()[0]
     assert "(folded)" not in whole and node_count(whole) > node_count(around)
     assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])
+
+
+def test_the_tree_page_shows_the_picked_nodes_rows_and_candidates(open_app):
+    """Iris CART, node 2 (petal_length > 2.45: the 100 versicolor and virginica rows)."""
+    app = open_app(dataset="iris", algo="cart", page="tree", complete="1", tree_node="2")
+    assert not app.at.exception
+    app.open("rows_open_17").open("tree_node_table")
+    frames = app.frames()
+    rows = next(f for f in frames if "species" in f.columns)
+    assert len(rows) == 100 and set(rows["species"]) == {"versicolor", "virginica"}
+    table = frames[-1]
+    assert "✓ petal_width ≤ 1.75" in list(table["candidate"])  # node 2's split, marked chosen

@@ -26,6 +26,7 @@ def answer(app, key: str, text: str):
 def test_check_names_the_natural_log_and_accepts_the_fix(open_app):
     app = open_app(dataset="tennis", algo="id3", page="practice")
     assert not app.at.exception
+    assert [t.value for t in app.at.title] == ["Practice"] and not app.at.header  # no other page inside it
     wrong = f"{GAIN * math.log(2):.3f}"
     assert wrong == "0.171"
     submit(answer(answer(app, "answer_gain", wrong), "answer_node_entropy", f"{entropy((9, 5)):.3f}"),

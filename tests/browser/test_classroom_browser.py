@@ -192,3 +192,29 @@ def test_the_tree_opens_full_screen_zooms_pans_and_follows_the_clicker(page, app
     page.keyboard.press("Escape")
     viewer.wait_for(state="detached")
     wait_for_step(page, 4)
+
+
+def test_a_click_on_a_node_shows_its_details(page, app_url, ui):
+    """The Tree page, iris CART complete: a click on node 14 (the leaf of 43 virginica) picks it;
+    a click beside the nodes opens the full-screen view instead."""
+    page.goto(app_url + "/tree?dataset=iris&algo=cart&complete=1&tree_node=0")
+    ui.settle(page, ui.GRAPH)
+    image = page.locator(ui.GRAPH).first
+    box = image.bounding_box()
+    spot = image.evaluate("""(img) => {
+      const svg = new DOMParser().parseFromString(atob(img.src.split(",")[1]), "image/svg+xml").documentElement;
+      const [vx, vy, vw, vh] = svg.getAttribute("viewBox").split(/[\\s,]+/).map(Number);
+      const shift = /translate\\(([-\\d.]+)[ ,]+([-\\d.]+)\\)/.exec(svg.querySelector("g").getAttribute("transform"));
+      const node = [...svg.querySelectorAll("g.node")].find(
+        (g) => [...g.querySelectorAll("text")].some((t) => t.textContent === "node 14"));
+      const text = [...node.querySelectorAll("text")].find((t) => t.textContent === "node 14");
+      const x = Number(text.getAttribute("x")) + Number(shift[1]);
+      const y = Number(text.getAttribute("y")) + Number(shift[2]);
+      return [(x - vx) / vw, (y - vy) / vh];
+    }""")
+    page.mouse.click(box["x"] + spot[0] * box["width"], box["y"] + spot[1] * box["height"] + 6)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('tree_node') === '14'", timeout=20_000)
+    page.get_by_text("43 rows: 43 virginica").first.wait_for(timeout=20_000)  # the node's details
+    assert page.get_by_test_id("dtlearnTreeViewer").count() == 0
+    page.mouse.click(box["x"] + 3, box["y"] + box["height"] - 3)  # a corner: no node there
+    page.get_by_test_id("dtlearnTreeViewer").wait_for()
