@@ -31,8 +31,15 @@ def test_projector_mode_puts_the_tree_in_the_first_screen(browser, app_url, ui, 
         assert decision.bounding_box()["y"] + 10 < height
         assert page.evaluate(TRUNCATED) == [], "every button label whole"
         for label in ("First", "Previous", "Next step", "Last"):
-            assert page.get_by_role("button", name=label, exact=True).is_visible()
+            page.get_by_role("button", name=label, exact=True).wait_for(state="visible")
     context.close()
+
+
+def ready(page, *names: str) -> None:
+    """The page's scripts (keys, full-screen viewer, node picker) have run: they come with the
+    sidebar, which a loaded machine may draw after the tree."""
+    wanted = ("__dtlearnKeys", "__dtlearnViewer") + names
+    page.wait_for_function("names => names.every(name => window[name])", arg=list(wanted), timeout=30_000)
 
 
 def heading(page) -> str:
@@ -47,6 +54,7 @@ def wait_for_step(page, k: int) -> None:
 def test_the_clicker_keys_step_whatever_has_focus(page, app_url, ui):
     page.goto(app_url + "/step?dataset=tennis&algo=id3&step=0")
     ui.settle(page, ui.GRAPH)
+    ready(page)
     page.keyboard.press("PageDown")
     wait_for_step(page, 1)
     page.get_by_role("slider").first.focus()  # focus on the slider: its own keys would move it
@@ -67,6 +75,7 @@ def test_the_clicker_keys_step_whatever_has_focus(page, app_url, ui):
 def test_page_down_right_after_a_sidebar_choice(page, app_url, ui):
     page.goto(app_url + "/step?dataset=tennis&algo=id3&step=2")
     ui.settle(page, ui.GRAPH)
+    ready(page)
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
     page.get_by_role("option", name="Iris").click()  # focus stays in the menu
     page.get_by_text(re.compile(r"^Step 0 of \d+")).first.wait_for()
@@ -78,6 +87,7 @@ def test_page_down_right_after_a_sidebar_choice(page, app_url, ui):
 def test_the_pruning_page_steps_with_the_clicker(page, app_url, ui):
     page.goto(app_url + "/pruning?dataset=iris&algo=c45")
     ui.settle(page, ui.GRAPH)
+    ready(page)
     page.get_by_text(re.compile(r"^Decision 0 of \d+")).first.wait_for()
     page.keyboard.press("PageDown")
     page.get_by_text(re.compile(r"^Decision 1 of \d+")).first.wait_for(timeout=20_000)
@@ -169,6 +179,7 @@ def test_five_first_visitors_at_once_on_a_fresh_server(browser, fresh_app_url, u
 def test_the_tree_opens_full_screen_zooms_pans_and_follows_the_clicker(page, app_url, ui):
     page.goto(app_url + "/step?dataset=iris&algo=cart&step=3")
     ui.settle(page, ui.GRAPH)
+    ready(page)
     page.locator(ui.GRAPH).first.click()
     viewer = page.get_by_test_id("dtlearnTreeViewer")
     viewer.wait_for()
@@ -199,6 +210,7 @@ def test_a_click_on_a_node_shows_its_details(page, app_url, ui):
     a click beside the nodes opens the full-screen view instead."""
     page.goto(app_url + "/tree?dataset=iris&algo=cart&complete=1&tree_node=0")
     ui.settle(page, ui.GRAPH)
+    ready(page, "__dtlearnPickNode")
     image = page.locator(ui.GRAPH).first
     box = image.bounding_box()
     spot = image.evaluate("""(img) => {
