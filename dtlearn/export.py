@@ -32,6 +32,23 @@ def escape(text: str) -> str:
     return html.escape(CONTROL.sub(" ", str(text)))
 
 
+# Zero-width, joiner and direction-changing characters: in a label they would hide text or turn
+# it around, so a drawing writes them as their code point instead.
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+LABEL_CHARS = 40  # a name or value longer than this is cut in a drawing (node details keep it whole)
+
+
+def shown(text, limit: int | None = LABEL_CHARS) -> str:
+    """Text from a file as a drawing shows it: invisible characters made visible, cut at
+    `limit` characters with an ellipsis. Only drawings use it: the tree keeps the text whole.
+
+    >>> shown("a\u202eb"), shown("x" * 50)[-3:], len(shown("x" * 50))
+    ('a⟨U+202E⟩b', 'xx…', 40)
+    """
+    text = INVISIBLE.sub(lambda m: f"⟨U+{ord(m[0]):04X}⟩", str(text))
+    return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"
+
+
 def class_color(tree: Tree, cls: str) -> str:
     return PALETTE[tree.classes.index(cls) % len(PALETTE)]
 
@@ -39,7 +56,7 @@ def class_color(tree: Tree, cls: str) -> str:
 def _counts(tree: Tree, node: Node) -> str:
     if tree.is_regression:
         return f"mean {label(round(node.value, 4))}" if node.n > 0 else "no rows"
-    parts = [f"{label(round(w, 2))} {c}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
+    parts = [f"{label(round(w, 2))} {shown(c, 24)}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
     return ", ".join(parts) if parts else "no rows"
 
 
@@ -49,13 +66,13 @@ def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False
     impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
     size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
     if node.status == "split":
-        title = f"<B>{e(node.test.attribute)}</B>"
+        title = f"<B>{e(shown(node.test.attribute))}</B>"
         if node.test.kind == "threshold":
-            title = f"<B>{e(node.test.describe())}</B>"
+            title = f"<B>{e(shown(node.test.attribute))} &lt;= {e(node.test.cut)}</B>"
     elif node.status == "pending":
         title = "<I>not decided yet</I>"
     else:
-        title = f"<B>{e(tree.target)} = {e(node.prediction)}</B>"
+        title = f"<B>{e(shown(tree.target))} = {e(shown(node.prediction))}</B>"
     number = f'<FONT POINT-SIZE="9" COLOR="#555555">node {node.id}</FONT><BR/>' if numbers else ""
     return f"<{number}{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
 
@@ -75,7 +92,7 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
     every edge, in the order the DOT lists them. With `visible`, only those nodes are drawn; a
     hidden child subtree of a drawn node is one grey box that counts its nodes and leaves."""
     highlights = set(highlights)
-    shown = None if visible is None else set(visible)
+    drawn_ids = None if visible is None else set(visible)
     stack = [tree.root]
     while stack:  # pre-order with its own stack: any depth
         node = stack.pop()
@@ -90,15 +107,15 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
             attributes.update(HIGHLIGHT)
         yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
         for child in node.children:
-            if shown is None or child.id in shown:
-                yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(child.branch)}>")
+            if drawn_ids is None or child.id in drawn_ids:
+                yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(shown(child.branch))}>")
                 continue
             inside = list(child.walk())
             leaves = sum(1 for n in inside if not n.children)
             count = f"{len(inside)} node{'s' if len(inside) != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
             yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape('(folded)')}>", FOLDED)
-            yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(child.branch)}>")
-        stack.extend(reversed([c for c in node.children if shown is None or c.id in shown]))
+            yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(shown(child.branch))}>")
+        stack.extend(reversed([c for c in node.children if drawn_ids is None or c.id in drawn_ids]))
 
 
 FOLDED = {"style": "rounded,dashed", "color": "gray60", "fontcolor": "gray35", "fillcolor": "#f4f4f4"}
@@ -109,16 +126,16 @@ def neighbourhood(tree: Tree, node_id: int, depth: int = 2) -> frozenset[int]:
     children of every node on that path, and its subtree `depth` levels down."""
     parent = {child.id: node for node in tree.root.walk() for child in node.children}
     node = tree.node(node_id)
-    shown = {node.id}
+    ids = {node.id}
     while node.id in parent:
         node = parent[node.id]
-        shown.add(node.id)
-        shown.update(child.id for child in node.children)
+        ids.add(node.id)
+        ids.update(child.id for child in node.children)
     level = [tree.node(node_id)]
     for _ in range(depth):
         level = [child for n in level for child in n.children]
-        shown.update(n.id for n in level)
-    return frozenset(shown)
+        ids.update(n.id for n in level)
+    return frozenset(ids)
 
 
 _ID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")

@@ -284,3 +284,22 @@ def test_a_large_tree_drawn_around_one_node():
     assert folded == {"13": "3 nodes, 2 leaves", "14": "1 node, 1 leaf", "7": "1 node, 1 leaf", "8": "1 node, 1 leaf"}
     assert "n4 -> h13" in dot and "n5 -> h7" in dot
     assert tree.to_dot(visible=None) == tree.to_dot()  # no view: every node
+
+
+def test_long_and_invisible_text_is_cut_and_shown_in_drawings_only():
+    """A 100,000-character value and a name with a right-to-left override: the drawing cuts the
+    value (an ellipsis, 40 characters) and writes the override as its code point, so `dot`
+    takes the DOT (Graphviz rejects labels past 16,384 characters) and no text is turned
+    round; the tree itself keeps every name and value whole."""
+    from dtlearn.export import LABEL_CHARS
+
+    long_value = "v" * 100_000
+    frame = pd.DataFrame({"col\u202eumn": ["a", long_value, "a", long_value], "y": ["p", "q", "p", "q"]})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "id3")
+    assert long_value in tree.root.test.values  # computed with the whole value
+    dot = tree.to_dot()
+    assert long_value not in dot and "v" * (LABEL_CHARS - 3) + "…" in dot
+    assert "\u202e" not in dot and "col⟨U+202E⟩umn" in dot
+    assert max(len(line) for line in dot.splitlines()) < 1000
+    if shutil.which("dot"):
+        subprocess.run(["dot", "-Tsvg"], input=dot.encode(), check=True, capture_output=True)
