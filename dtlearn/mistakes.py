@@ -102,6 +102,11 @@ def _has_unknown(f: Callable) -> Callable:
     return lambda w, b, k: f(w, b, k) if w.missing.sum() > 1e-9 else None
 
 
+def _measured(stats_of: Callable, measure: str) -> Callable:
+    """A measure of the candidate as one mistaken handling of unknown values counts it."""
+    return _has_unknown(lambda w, b, k: float(np.asarray(getattr(stats_of(w), measure))[0]))
+
+
 def _of_node(weights: np.ndarray, column: str) -> float:
     """A node measure (entropy_before, gini_before) of class weights, by the definitions."""
     return float(np.asarray(getattr(SplitStats(weights[None, None], np.zeros_like(weights)), column))[0])
@@ -175,15 +180,11 @@ CATALOGUE = (
     Mistake("unknown_ignored", "rows with an unknown value left out altogether (no rho, no unknown part)",
             "C4.5 (Quinlan 1993) multiplies the gain by rho, the known share, and counts the unknown rows "
             "as one more part of the split information.",
-            {"gain": _has_unknown(lambda w, b, k: float(_without_unknown(w).gain[0])),
-             "split_info": _has_unknown(lambda w, b, k: float(_without_unknown(w).split_info[0])),
-             "gain_ratio": _has_unknown(lambda w, b, k: float(_without_unknown(w).gain_ratio[0]))}),
+            {key: _measured(_without_unknown, key) for key in ("gain", "split_info", "gain_ratio")}),
     Mistake("unknown_in_a_branch", "rows with an unknown value counted whole in the largest branch",
             "C4.5 (Quinlan 1993) leaves them out of the branch counts and scales the gain by rho; "
             "when the tree is used, they go down every branch with weight r~_v.",
-            {"gain": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).gain[0])),
-             "entropy_after": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).entropy_after[0])),
-             "gain_ratio": _has_unknown(lambda w, b, k: float(_unknown_in_largest(w).gain_ratio[0]))}),
+            {key: _measured(_unknown_in_largest, key) for key in ("gain", "entropy_after", "gain_ratio")}),
     Mistake("unknown_in_node", "the node's entropy taken over all its rows, the unknown ones included",
             "With unknown values, C4.5 computes Ent(D~) over the rows whose value is known.",
             {"node_entropy": _has_unknown(lambda w, b, k: _of_node(w.node + w.missing, "entropy_before"))}),
