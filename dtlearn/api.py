@@ -10,8 +10,10 @@ import numpy as np
 import pandas as pd
 
 from . import pruning
-from .data import Dataset
+from .data import Dataset, labels_of
 from .evaluation import CrossValidation, accuracy, fold_indices, mean_squared_error, subset
+from .routing import leaves
+from .steps import GROWTH_ACTIONS, SPLIT
 from .induction import _as_dataset, grow_with, resolve_task
 from .settings import Settings, make_settings
 from .tree import Tree
@@ -111,11 +113,46 @@ def cross_validate(data: Dataset, algorithm: str = "cart", k: int = 5, seed: int
 
 def overfitting_curve(tree: Tree, train: Dataset, validation: Dataset) -> pd.DataFrame:
     """Training and validation accuracy of the tree after each growth step, against its size
-    (Mitchell 1997, fig. 3.6: training accuracy keeps rising, validation accuracy peaks and falls)."""
-    rows = []
-    for k in range(tree.growth_steps + 1):
-        partial = tree.at_step(k)
-        rows.append({"step": k, "nodes": partial.n_nodes, "leaves": partial.n_leaves,
-                     "train_accuracy": accuracy(partial, train),
-                     "validation_accuracy": accuracy(partial, validation)})
-    return pd.DataFrame(rows)
+    (Mitchell 1997, fig. 3.6: training accuracy keeps rising, validation accuracy peaks and falls).
+
+    Each row is routed once through the grown tree; after step k it stops at the first node of
+    its path not yet split, so a split changes the prediction of its own rows only and the curve
+    is a running sum of those changes. Rows that a missing or unseen value would share between
+    branches (C4.5) are predicted step by step instead."""
+    grown = tree.at_step(tree.growth_steps)
+    growth = [step for step in tree.steps if step.action in GROWTH_ACTIONS]
+    splits = np.array([step.action == SPLIT for step in growth], dtype=bool)
+    children = np.array([len(step.child_ids) for step in growth], dtype=np.int64)
+    nodes = 1 + np.concatenate([[0], np.cumsum(np.where(splits, children, 0))])
+    leaves = nodes - np.concatenate([[0], np.cumsum(splits)])
+    curve = pd.DataFrame({"step": np.arange(len(growth) + 1), "nodes": nodes, "leaves": leaves})
+    for name, data in (("train_accuracy", train), ("validation_accuracy", validation)):
+        curve[name] = _accuracies(tree, grown, data)
+    return curve
+
+
+def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
+    """Accuracy of tree.at_step(k) on `data` for k = 0..growth steps."""
+    k_max = tree.growth_steps
+    if len(data.frame) == 0:
+        return np.full(k_max + 1, np.nan)
+    flat, rows = grown.encoded_rows(grown.prepare(data.frame))
+    if grown.is_regression or rows.has_unknown(flat):  # shared rows: predicted tree by tree
+        return np.array([accuracy(tree.at_step(k), data) for k in range(k_max + 1)])
+    classes = {c: i for i, c in enumerate(grown.classes)}
+    truth = np.array([classes.get(label, -1) for label in labels_of(data.frame[data.target])])
+    by_id = {node.id: node for node in grown.nodes()}
+    parent, split_at, predicted = (np.full(max(by_id) + 1, fill) for fill in (-1, k_max + 1, -2))
+    for node in by_id.values():
+        predicted[node.id] = classes[node.prediction]
+        parent[[child.id for child in node.children]] = node.id
+        if node.children:
+            split_at[node.id] = node.step
+    change = np.zeros(k_max + 2)
+    current = leaves(flat, rows).astype(np.int64)
+    while (moving := parent[current] >= 0).any():  # from each row's leaf up to the root
+        below, above, y = current[moving], parent[current[moving]], truth[moving]
+        np.add.at(change, split_at[above], (predicted[below] == y).astype(float) - (predicted[above] == y))
+        current = np.where(moving, parent[current], current)
+    correct = (predicted[grown.root.id] == truth).sum() + np.cumsum(change)[:k_max + 1]
+    return correct / len(truth)

@@ -234,3 +234,22 @@ def test_training_accuracy_grows_with_the_tree(name, algorithm):
     assert curve["nodes"].iloc[0] == 1 and curve["nodes"].iloc[-1] == tree.n_nodes
     assert curve["leaves"].iloc[-1] == tree.n_leaves
     assert curve["validation_accuracy"].iloc[-1] == pytest.approx(dtlearn.accuracy(tree, validation))
+
+
+@pytest.mark.parametrize("name, algorithm", [("tennis", "id3"), ("iris", "cart"), ("iris", "c45"),
+                                             ("glass", "cart"), ("credit_risk", "c45"), ("contact_lenses", "id3"),
+                                             ("watermelon_2alpha", "c45"), ("watermelon_2alpha", "cart"),
+                                             ("weather_numeric", "zaki")])
+def test_the_overfitting_curve_equals_each_partial_tree_scored_anew(name, algorithm):
+    """The running-sum curve (each row routed once) against the definition: tree.at_step(k)
+    grown and scored from scratch at every step (missing values: the step-by-step path)."""
+    data = dtlearn.load_dataset(name)
+    train, validation = dtlearn.train_test_split(data, 0.3, seed=3)
+    tree = dtlearn.fit(train, algorithm)
+    curve = dtlearn.overfitting_curve(tree, train, validation)
+    for k in range(tree.growth_steps + 1):
+        partial = tree.at_step(k)
+        row = curve.iloc[k]
+        assert (row["nodes"], row["leaves"]) == (partial.n_nodes, partial.n_leaves)
+        assert row["train_accuracy"] == pytest.approx(dtlearn.accuracy(partial, train), abs=1e-12)
+        assert row["validation_accuracy"] == pytest.approx(dtlearn.accuracy(partial, validation), abs=1e-12)
