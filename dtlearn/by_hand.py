@@ -83,12 +83,12 @@ def grow_by_hand(tree: Tree, choices: Mapping[tuple, str]) -> Tree:
             if first.action != SPLIT:
                 steps.append(first)
                 continue
-            step = _split(tree, node, encoded, config, growth, first.test, next_id, first)
+            step = first  # numbered and placed by `_algorithm`
         elif choice == LEAF:
             steps.append(_leaf(tree, node, encoded, growth))
             continue
         else:
-            step = _split(tree, node, encoded, config, growth, _chosen_test(node, encoded, config, choice), next_id)
+            step = _split(tree, node, encoded, config, growth, choice, next_id)
         next_id += len(step.child_ids)
         steps.append(step)
         children = _children(tree, node, step, encoded, config)
@@ -124,7 +124,8 @@ def _table(node: _Open, encoded, config) -> CandidateTable:
     return CandidateTable.of(evaluate(encoded, node.rows, node.weights, config, node.used))
 
 
-def _chosen_test(node: _Open, encoded, config, choice: str):
+def _chosen(node: _Open, encoded, config, choice: str):
+    """The node's candidate table, the row of the chosen test, and the test itself."""
     table = _table(node, encoded, config)
     frame = table.frame()
     matches = np.flatnonzero(frame["test"].astype(str).to_numpy() == str(choice))
@@ -137,7 +138,7 @@ def _chosen_test(node: _Open, encoded, config, choice: str):
         below = values[values <= test.threshold]
         if below.size:  # C4.5 / J48 write the cut at the largest training value not above the midpoint
             test = ThresholdTest(test.attribute, float(below.max()))
-    return test
+    return frame, r, test
 
 
 def _shown(tree: Tree, encoded, node: _Open) -> dict:
@@ -160,49 +161,30 @@ def _leaf(tree, node: _Open, encoded, growth) -> Step:
     return Step(action=LEAF_ACTION, stop="by_hand", reason=reason, **common)
 
 
-def _split(tree, node: _Open, encoded, config, growth, test, next_id: int, algorithms: Step | None = None) -> Step:
-    """A split step for `test` at the node (the algorithm's own step when it chose the test)."""
+GAIN_COLUMN = {"gini": "gini_gain", "gain_ratio": "corrected_gain"}  # Step.gain: what min_gain reads
+
+
+def _split(tree, node: _Open, encoded, config, growth, choice: str, next_id: int) -> Step:
+    """The split step of the candidate the student chose at this node."""
+    frame, row, test = _chosen(node, encoded, config, choice)
+    picked, best = frame.iloc[row], frame[frame["chosen"]]
     branch = branches(encoded, test, node.rows)
     known = branch >= 0
     n_branches = len(test.branch_labels)
     mass = np.bincount(branch[known], weights=node.weights[known], minlength=n_branches)
     fractions = tuple(float(f) for f in (mass / mass.sum() if mass.sum() > 0 else np.zeros(n_branches)))
-    if algorithms is not None:
-        return algorithms  # numbered and placed by `_algorithm`
-    common = _common(tree, node, encoded, growth)
-    child_ids = tuple(range(next_id, next_id + n_branches))
-    table = _table(node, encoded, config)
-    frame = table.frame()
-    picked = frame[frame["test"].astype(str) == _table_text(test, frame)]
-    row = int(picked.index[0]) if len(picked) else None
-    score = float(picked["score"].iloc[0]) if len(picked) else float("nan")
-    gain = float(picked["gain"].iloc[0]) if len(picked) and "gain" in picked else None
-    best = frame[frame["chosen"]]
-    reason = f"Split by hand on {test.describe() if test.kind != 'multiway' else test.attribute}"
-    reason += f" (score {score:.4f})" if score == score else ""
-    if len(best):
-        reason += f"; the algorithm would take {best['test'].iloc[0]} ({float(best['score'].iloc[0]):.4f})."
-    else:
-        reason += "; the algorithm would make this node a leaf."
+    reason = (f"Split by hand on {test.describe() if test.kind != 'multiway' else test.attribute} "
+              f"(score {float(picked['score']):.4f}); ")
+    reason += (f"the algorithm would take {best['test'].iloc[0]} ({float(best['score'].iloc[0]):.4f})." if len(best)
+               else "the algorithm would make this node a leaf.")
     surrogate = config.missing_values == "surrogate"
     majority = int(np.argmax(mass)) if surrogate and mass.sum() > 0 else -1
     found = surrogates_of(encoded, node.rows, node.weights, test, config.max_surrogates) if surrogate and \
         n_branches == 2 and (~known).any() else None
-    return Step(action=SPLIT, reason=reason, test=test, child_ids=child_ids, child_weights=(),
-                branch_fractions=fractions, majority_branch=majority, score=score, gain=gain, found_surrogates=found,
-                details={"by_hand": True, "row": row}, **common)
-
-
-def _table_text(test, frame) -> str:
-    """The table's text for a test (a C4.5 cut moved to a data value is found by its attribute)."""
-    if isinstance(test, ThresholdTest):
-        rows = frame[(frame["attribute"] == test.attribute) & frame["threshold"].notna()]
-        cuts = rows["threshold"].to_numpy(dtype=float)
-        if len(cuts):
-            above = cuts[cuts >= test.threshold - 1e-12]
-            cut = above.min() if len(above) else cuts.max()
-            return str(rows[rows["threshold"] == cut]["test"].iloc[0])
-    return test.describe() if test.kind != "multiway" else f"{test.attribute} = ?"
+    return Step(action=SPLIT, reason=reason, test=test, child_ids=tuple(range(next_id, next_id + n_branches)),
+                branch_fractions=fractions, majority_branch=majority, score=float(picked["score"]),
+                gain=float(picked[GAIN_COLUMN.get(config.criterion, "gain")]), found_surrogates=found,
+                details={"by_hand": True, "row": row}, **_common(tree, node, encoded, growth))
 
 
 def _children(tree, node: _Open, step: Step, encoded, config) -> list[_Open]:

@@ -15,9 +15,6 @@ from pages.common import md
 
 MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Grow it by hand",
                                          "Worksheet")))
-FAMILIES = {"gain_ratio": ("entropy",), "entropy": ("entropy",), "gini": ("gini",)}
-ENTROPY_KEYS = ("node_entropy", "branch_entropy", "entropy_after", "gain", "split_info", "gain_ratio")
-GINI_KEYS = ("node_gini", "branch_gini", "gini_after", "gini_gain")
 ICONS = {"right": ":material/check_circle:", "wrong": ":material/cancel:", "too_coarse": ":material/help:",
          "unreadable": ":material/help:", "half": ":material/contrast:"}
 
@@ -46,10 +43,12 @@ def pick_step(tree, key: str):
 # check my numbers -----------------------------------------------------------------------------
 
 def quantities_for(tree, step) -> list[str]:
+    """What a student computes at this node: the criterion's family of measures (no split
+    information or gain ratio for plain information gain), then the decision."""
     criterion = tree.settings.criterion
-    keys = list(GINI_KEYS if criterion == "gini" else ENTROPY_KEYS)
-    if criterion == "entropy":
-        keys = [k for k in keys if k not in ("split_info", "gain_ratio")]
+    family = "gini" if criterion == "gini" else "entropy"
+    keys = [key for key, q in grading.QUANTITIES.items() if q.family == family
+            and not (criterion == "entropy" and key in ("split_info", "gain_ratio"))]
     keys.append("attribute" if step.action == "split" else "leaf_class")
     if step.action == "split" and step.test.kind == "threshold":
         keys.append("threshold")
