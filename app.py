@@ -19,7 +19,7 @@ import dtlearn
 from pages import common
 from dtlearn.settings import OPTIONS
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
-from pages.pruning_view import METHODS
+from pages.pruning_view import ALPHA_MODES, LIMITS, METHODS
 
 PAGES = {
     "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
@@ -103,12 +103,10 @@ PAGE_STATE = {
     "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None), **VIEWS},
     "partitions": {"part_x": ("text", None), "part_y": ("text", None), "part_step": ("whole", (0, None))},
     "pruning": {
-        "prune_method": ("choice", tuple(METHODS)),
-        "prune_validation": ("number", (0.1, 0.5)), "prune_seed": ("whole", (0, 10_000)),
-        "prune_cf": ("number", (0.01, 0.5)), "prune_raising": ("flag", None),
-        "prune_alpha_mode": ("choice", ("by cross-validation", "by hand")), "prune_folds": ("whole", (2, 10)),
-        "prune_one_se": ("flag", None), "prune_cv_seed": ("whole", (0, 10_000)), "prune_alpha": ("number", (0, 10)),
-        "prune_step": ("whole", (0, None)), "pruned_on": ("flag", None),
+        "prune_method": ("choice", tuple(METHODS)), "prune_alpha_mode": ("choice", ALPHA_MODES),
+        **{key: ("number" if isinstance(low, float) else "whole", (low, high)) for key, (low, high) in LIMITS.items()},
+        "prune_raising": ("flag", None), "prune_one_se": ("flag", None), "prune_step": ("whole", (0, None)),
+        "pruned_on": ("flag", None),
     },
 }
 

@@ -5,7 +5,7 @@ import streamlit as st
 import dtlearn
 from pages import common, drawing, pruning_view
 from pages.common import md
-from pages.pruning_view import ACTION_WORDS, METHODS, NOTES, VALIDATION_METHODS, PruneChoice
+from pages.pruning_view import ACTION_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS, PruneChoice
 
 v = common.view()
 common.header("Pruning", v)
@@ -24,26 +24,25 @@ def method_ui() -> PruneChoice:
     st.caption(NOTES[method])
     cols = st.columns(4)
     if method in VALIDATION_METHODS:
-        fraction = cols[0].slider("Validation share", 0.1, 0.5, 0.3, 0.05, key="prune_validation",
+        fraction = cols[0].slider("Validation share", *LIMITS["prune_validation"], 0.3, 0.05, key="prune_validation",
                                   help="The share of the rows set aside (stratified by class) to judge the prunes.")
-        seed = cols[1].number_input("Random seed", 0, 10_000, 0, key="prune_seed",
+        seed = cols[1].number_input("Random seed", *LIMITS["prune_seed"], 0, key="prune_seed",
                                     help="Which rows go to the validation part; the same seed, the same split.")
         return PruneChoice(method, (("validation", float(fraction)), ("seed", int(seed))))
     if method == "pessimistic":
-        confidence = cols[0].number_input("Confidence CF", 0.01, 0.5, 0.25, 0.05, key="prune_cf",
+        confidence = cols[0].number_input("Confidence CF", *LIMITS["prune_cf"], 0.25, 0.05, key="prune_cf",
                                           help="C4.5's CF: smaller prunes more. J48's default is 0.25.")
         raising = cols[1].checkbox("Subtree raising", True, key="prune_raising",
                                    help="Also consider replacing a node by its largest branch (C4.5 and J48 do).")
         return PruneChoice(method, (("confidence", float(confidence)), ("raising", bool(raising))))
-    by_cv = cols[0].radio("Choose α", ["by cross-validation", "by hand"], key="prune_alpha_mode") == \
-        "by cross-validation"
+    by_cv = cols[0].radio("Choose α", ALPHA_MODES, key="prune_alpha_mode") == ALPHA_MODES[0]
     if by_cv:
-        folds = cols[1].number_input("Folds", 2, 10, 5, key="prune_folds")
+        folds = cols[1].number_input("Folds", *LIMITS["prune_folds"], 5, key="prune_folds")
         one_se = cols[2].checkbox("1-SE rule", True, key="prune_one_se",
                                   help="Take the simplest tree within one standard error of the best (Breiman et al.).")
-        seed = cols[3].number_input("Random seed", 0, 10_000, 0, key="prune_cv_seed")
+        seed = cols[3].number_input("Random seed", *LIMITS["prune_cv_seed"], 0, key="prune_cv_seed")
         return PruneChoice(method, (("cv", True), ("folds", int(folds)), ("one_se", bool(one_se)), ("seed", int(seed))))
-    alpha = cols[1].number_input("α", 0.0, 10.0, 0.01, 0.005, format="%.4f", key="prune_alpha")
+    alpha = cols[1].number_input("α", *LIMITS["prune_alpha"], 0.01, 0.005, format="%.4f", key="prune_alpha")
     return PruneChoice(method, (("cv", False), ("alpha", float(alpha))))
 
 

@@ -23,6 +23,10 @@ METHODS = {
     "cost_complexity": "Cost-complexity (CART, weakest link)",
 }
 VALIDATION_METHODS = ("reduced_error", "validation_prepruning")
+ALPHA_MODES = ("by cross-validation", "by hand")
+# The Pruning page's widgets: their ranges, read by the widgets and by the link (app.PAGE_STATE)
+LIMITS = {"prune_validation": (0.1, 0.5), "prune_seed": (0, 10_000), "prune_cf": (0.01, 0.5),
+          "prune_folds": (2, 10), "prune_cv_seed": (0, 10_000), "prune_alpha": (0.0, 10.0)}
 NOTES = {
     "reduced_error": "Quinlan (1987), seeds 000 and 001: grow the tree on the training part, then repeatedly "
                      "replace by a leaf the subtree whose removal most improves accuracy on the validation part, "
