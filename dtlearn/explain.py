@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import routing
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .data import MISSING_MARKERS, label
+from .data import label
 from .encoding import MISSING, UNSEEN
 
 # how the example left a node (Decision.how)
@@ -39,9 +39,10 @@ KNOWN, MISSING_VALUE, UNSEEN_VALUE, NO_BRANCH, NOT_A_NUMBER = "known", "missing"
 
 
 def is_missing(value) -> bool:
-    """None, NaN, pandas' NA, '' and '?' (as a file's cell would read) are missing values."""
+    """None, NaN and pandas' NA are missing values. Text is a value, as `Tree.predict` reads a
+    table ('?' in a file becomes missing when the file is read, not here)."""
     if isinstance(value, str):
-        return value.strip() in MISSING_MARKERS
+        return False
     try:
         return bool(pd.isna(value))
     except (TypeError, ValueError):  # a list or another container: not a missing scalar
@@ -55,7 +56,7 @@ def example_frame(tree, example: Mapping[str, object]) -> pd.DataFrame:
 
     >>> from dtlearn import fit, load_dataset
     >>> tree = fit(load_dataset("tennis"), "id3")
-    >>> example_frame(tree, {"outlook": "Sunny", "humidity": ""}).iloc[0].tolist()
+    >>> example_frame(tree, {"outlook": "Sunny", "humidity": None}).iloc[0].tolist()
     ['Sunny', None, None, None]
     """
     if not isinstance(example, Mapping):

@@ -177,12 +177,13 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
     criterion = tree.settings.criterion
     about = CRITERIA[criterion]
     table, classes = step.table, tree.classes
-    chosen = table.iloc[step.chosen_row]
-    sections = _sections(chosen, classes, digits)
-    node = [line for s in sections if s.family == "node" for line in s.lines]
+    # The node itself: all its rows (a candidate's own row holds D~, its known rows, when values are missing)
+    whole = {"branch_counts": (tuple(step.class_weights),), "n": float(sum(step.class_weights)), "known": 1.0}
     before = "entropy_before" if about.family == "entropy" else "gini_before"
+    impurity = derivation.entropy_of_node if about.family == "entropy" else derivation.gini_of_node
     questions = [Question(number, f"What is the {about.impurity} {about.symbol} of this node?",
-                          _values(chosen, [before], digits), tuple(node + _family_lines(sections, criterion)[:1]))]
+                          _values(derivation.measures(whole), [before], digits),
+                          (derivation.node_counts(whole, classes), impurity(whole, classes, digits)))]
     candidates = step.candidates
     best = [int(i) for i in candidates.best_rows()]
     used = [str(table.iloc[i]["attribute"]) for i in best if candidates.reason_code[i] == USED]
@@ -294,7 +295,9 @@ def to_latex(sheet: Worksheet, solution: bool) -> str:
 
 # Markdown --------------------------------------------------------------------------------
 
+# Fewer than the pages' escaper (pages.common.md): a downloaded sheet stays readable as text.
 MARKDOWN_SPECIALS = "\\`*_[]<>|$#~&"
+_SHORTCODE = re.compile(r":(?=\S)")  # ':name:' is an icon or emoji on a Streamlit page: its first colon escaped
 
 
 def _md(value) -> str:
@@ -305,7 +308,7 @@ def _md(value) -> str:
     a\|b \<script\> \$x\$
     """
     flat = " ".join(str(value).split())
-    return "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in flat)
+    return _SHORTCODE.sub(r"\:", "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in flat))
 
 
 def _markdown_table(sheet: Worksheet) -> list[str]:

@@ -276,3 +276,24 @@ def test_the_latex_compiles_with_pdflatex(tmp_path, case, solution):
                             capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stdout[-3000:]
     assert (tmp_path / "sheet.pdf").stat().st_size > 1000
+
+
+def test_the_node_question_is_about_all_its_rows_when_values_are_missing():
+    """Watermelon 2.0-alpha (Zhou 2016, table 4.4): the root holds 8 好瓜 = 是 and 9 否; a
+    candidate's row holds only the rows whose value is known (D~), but the question "the entropy
+    of this node" is about all 17: H(8/17, 9/17) = 0.9975 (Ent(D~) of the chosen 纹理 is 0.9968)."""
+    tree = dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45")
+    first = worksheet(tree, 1, 1, digits=4).parts[0].questions[0]
+    assert f"{exact.entropy([8, 9]):.4f}" == "0.9975"
+    assert first.answer == "Ent(D) = 0.9975."
+    assert any(r"\tfrac{9}{17}" in line for line in first.lines)
+
+
+def test_icon_and_emoji_codes_in_names_stay_text_in_markdown():
+    """Streamlit draws :material/home: and :smile: as an icon and an emoji; escaped, they are text."""
+    frame = pd.DataFrame({":material/home:": ["a", "b", "a", "b"], "y": [":smile:", "no", ":smile:", "no"]})
+    sheet = worksheet(dtlearn.fit(dtlearn.Dataset(frame, "y"), "id3"))
+    text = to_markdown(sheet, solution=True)
+    prose = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)  # formulas are LaTeX (math, not markdown text)
+    assert not re.search(r"(?<!\\):(material/home|smile):", prose)  # every code's first colon escaped
+    assert "\\:material/home:" in text and "\\:smile:" in text
