@@ -194,19 +194,21 @@ class AlgorithmComparison:
         attributes = list(self.data.attributes)
         columns = {}
         for r in self.applied:
-            best = _best_per_attribute(r.tree.steps[0].table)
+            best = _best_per_attribute(r.tree.steps[0])
             column = ranked_by(r.tree)
             columns[r.algorithm] = [float(best[a][column]) if a in best else np.nan for a in attributes]
         return pd.DataFrame({"attribute": attributes, **columns})
 
 
-def _best_per_attribute(table: pd.DataFrame) -> dict:
-    """Each attribute's best candidate row: eligible first, then score, then table order."""
-    if not len(table):
+def _best_per_attribute(step) -> dict:
+    """Each attribute's best candidate row at a node, as every page lists it first
+    (`CandidateTable.best_rows`: eligible first, then score, then table order)."""
+    candidates = step.candidates
+    if candidates is None or not len(candidates):
         return {}
-    ranked = table.assign(_order=np.arange(len(table))).sort_values(
-        ["eligible", "score", "_order"], ascending=[False, False, True], kind="stable")
-    return {row["attribute"]: row for _, row in ranked.drop_duplicates("attribute").iterrows()}
+    rows = candidates.frame(candidates.best_rows())
+    rows = rows.sort_values("chosen", ascending=False, kind="stable").drop_duplicates("attribute")  # chosen first
+    return {row["attribute"]: row for _, row in rows.iterrows()}
 
 
 def _accepted(algorithm: str, data: Dataset, options: dict) -> tuple[dict, list[str]]:

@@ -254,9 +254,20 @@ class Explanation:
         return (f"Sum over the leaves of weight × class shares ({', '.join(self.classes)}; Quinlan 1993): "
                 f"{terms} = ({total}) -> {result}")
 
+    def contributions(self) -> pd.DataFrame:
+        """What each ending adds to the prediction: its weight, and weight x value (regression)
+        or weight x each class share; the last row ("sum") is the prediction itself."""
+        columns = ["weight × value"] if self.is_regression else [f"weight × {c}" for c in self.classes]
+        rows = [[end.weight] + ([end.weight * end.value] if self.is_regression
+                                else [end.weight * p for p in end.distribution]) for end in self.endings]
+        total = [sum(end.weight for end in self.endings)] + (
+            [self.prediction] if self.is_regression else list(self.distribution))
+        index = [f"{'leaf' if end.is_leaf else 'node'} {end.node_id}" for end in self.endings] + ["sum"]
+        return pd.DataFrame(rows + [total], index=index, columns=["weight", *columns])
+
     def _tie(self) -> str:
         top = max(self.distribution)
-        tied = [c for c, p in zip(self.classes, self.distribution) if math.isclose(p, top, abs_tol=1e-12)]
+        tied = [c for c, p in zip(self.classes, self.distribution) if p == top]  # argmax's own rule
         return f" (a tie between {', '.join(tied)}: the first class wins)" if len(tied) > 1 else ""
 
 

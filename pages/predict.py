@@ -136,21 +136,7 @@ def path_ui(tree, e) -> None:
 
 def combine_ui(tree, e) -> None:
     """The leaves reached, their weights and what each adds to the prediction."""
-    rows = []
-    for end in e.endings:
-        row = {"weight": end.weight}
-        if tree.is_regression:
-            row.update({"value": end.value, "weight × value": end.weight * end.value})
-        else:
-            row.update({f"weight × {c}": end.weight * p for c, p in zip(e.classes, end.distribution)})
-        rows.append(row)
-    total = {"weight": sum(end.weight for end in e.endings)}
-    if tree.is_regression:
-        total["weight × value"] = e.prediction
-    else:
-        total.update({f"weight × {c}": p for c, p in zip(e.classes, e.distribution)})
-    table = pd.DataFrame(rows + [total])
-    table.index = [f"{'leaf' if end.is_leaf else 'node'} {end.node_id}" for end in e.endings] + ["sum"]
+    table = e.contributions()
     fmt = common.number_format()
     st.dataframe(table, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format=fmt) for c in table.columns})

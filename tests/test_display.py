@@ -8,6 +8,7 @@ display that showed another column, or rounded differently, fails. PlayTennis is
 
 from __future__ import annotations
 
+from html import escape as html_escape
 import math
 import os
 import pickle
@@ -92,8 +93,9 @@ def test_a_leaf_step_has_no_chosen_row_and_no_formulas(tennis_id3):
                 and len(s.candidates))
     html = leaf._repr_html_()
     assert f"Step {leaf.number}: Leaf" in html and "$$" not in html
-    assert all(cells(html, test)[headings(html).index("chosen")] == "False"
-               for test in re.findall(r"<tr>\s*<td>(.*?)</td>", html))
+    tests = re.findall(r"<tr>\s*<td>(.*?)</td>", html)
+    assert len(tests) == len(leaf.candidates.best_rows())  # one row per attribute's best: not vacuous
+    assert all(cells(html, test)[headings(html).index("chosen")] == "False" for test in tests)
 
 
 def test_names_from_a_file_are_escaped():
@@ -119,6 +121,9 @@ def test_a_tree_is_its_drawing(tennis_id3):
 def test_without_dot_a_tree_is_its_text(tennis_id3, monkeypatch):
     monkeypatch.setattr(display.shutil, "which", lambda name: None)
     assert tennis_id3._repr_html_() == f'<pre class="dtlearn-tree">{tennis_id3.to_text()}</pre>'
+    iris = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")  # its text has "<=": escaped for HTML
+    assert iris._repr_html_() == f'<pre class="dtlearn-tree">{html_escape(iris.to_text())}</pre>'
+    assert "&lt;=" in iris._repr_html_()
 
 
 def test_a_failing_dot_falls_back_to_text(tennis_id3, monkeypatch):

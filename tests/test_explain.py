@@ -229,3 +229,18 @@ def test_bad_example_is_a_value_error():
     tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
     with pytest.raises(ValueError, match="mapping from attribute names"):
         explain(tree, ["Sunny", "Hot"])
+
+
+def test_the_leaves_contributions_add_up_to_the_prediction():
+    """Watermelon 2.0-alpha, C4.5, 纹理 and 敲声 missing: each leaf's weight x class shares,
+    summed here, equals the sum row, which is predict_proba's distribution."""
+    tree = dtlearn.fit(dtlearn.load_dataset("watermelon_2alpha"), "c45")
+    example = {"色泽": "青绿", "根蒂": "蜷缩", "敲声": None, "纹理": None, "脐部": "凹陷", "触感": "硬滑"}
+    table = explain(tree, example).contributions()
+    assert len(table) > 2 and table.index[-1] == "sum"
+    leaves = table.iloc[:-1]
+    assert leaves["weight"].sum() == pytest.approx(1.0)
+    frame = pd.DataFrame([example])
+    proba = tree.predict_proba(frame)[0]
+    for c, p in zip(tree.classes, proba):
+        assert leaves[f"weight × {c}"].sum() == pytest.approx(p) == pytest.approx(table.loc["sum", f"weight × {c}"])
