@@ -18,19 +18,32 @@ import streamlit as st
 import dtlearn
 from pages import common
 from dtlearn.settings import OPTIONS
+from dtlearn.shorten import shown
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
 from pages.pruning_view import ALPHA_MODES, LIMITS, METHODS
 
-PAGES = {
-    "data": st.Page("pages/data.py", title="Data", url_path="data", default=True),
-    "step": st.Page("pages/step.py", title="Step through", url_path="step"),
-    "tree": st.Page("pages/tree.py", title="Tree", url_path="tree"),
-    "partitions": st.Page("pages/partitions.py", title="Partitions", url_path="partitions"),
-    "pruning": st.Page("pages/pruning.py", title="Pruning", url_path="pruning"),
-    "compare": st.Page("pages/compare.py", title="Compare", url_path="compare"),
-    "predict": st.Page("pages/predict.py", title="Predict", url_path="predict"),
-    "practice": st.Page("pages/practice.py", title="Practice", url_path="practice"),
+# name -> (script, title); the first is the default page (at "/")
+PAGE_SCRIPTS = {
+    "data": ("pages/data.py", "Data"),
+    "step": ("pages/step.py", "Step through"),
+    "tree": ("pages/tree.py", "Tree"),
+    "partitions": ("pages/partitions.py", "Partitions"),
+    "pruning": ("pages/pruning.py", "Pruning"),
+    "compare": ("pages/compare.py", "Compare"),
+    "predict": ("pages/predict.py", "Predict"),
+    "practice": ("pages/practice.py", "Practice"),
 }
+
+
+def app_pages() -> dict[str, st.Page]:
+    """The pages, made anew in every run. An st.Page remembers whether st.navigation returned it
+    in the current run; shared between sessions (a module constant), one session's run could
+    end another's permission: on a fresh server, 26 of 30 deep links opened at once got "This
+    page cannot be called directly" (benchmarks/bench_load.py)."""
+    return {name: st.Page(script, title=title, url_path=name, default=name == "data")
+            for name, (script, title) in PAGE_SCRIPTS.items()}
+
+
 DEFAULT_DATASET = "tennis"
 DEFAULT_ALGORITHM = "id3"
 # Where a link without `page=` opens: the Step page, the app's heart, drawn in under 2 s on a
@@ -296,7 +309,7 @@ def target_ui(source: str) -> str:
     columns = list(raw.frame.columns)
     if state.get("target_of") != source or state.get("target") not in columns:
         state["target"], state["target_of"] = raw.target, source
-    return st.selectbox("Target column", columns, key="target", on_change=_reset_step,
+    return st.selectbox("Target column", columns, key="target", on_change=_reset_step, format_func=shown,
                         help="The column to predict: its values are the classes (a numeric target grows a "
                              "regression tree with CART).")
 
@@ -315,7 +328,7 @@ def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
         key = f"kind|{source}|{target}|{attribute}"
         # Written on every run: a menu not drawn in a run would otherwise lose its value.
         state[key] = from_url[attribute] if from_url.get(attribute) in KINDS else state.get(key, kind)
-        chosen = box.selectbox(md(attribute), KINDS, key=key) if box.open else state[key]
+        chosen = box.selectbox(md(shown(attribute)), KINDS, key=key) if box.open else state[key]
         if chosen != kind:
             overrides.append((attribute, chosen))
     return tuple(overrides)
@@ -432,14 +445,15 @@ def main() -> None:
 
 def route() -> None:
     st.set_page_config(page_title="dtlearn: decision trees, step by step", page_icon="🌳", layout="wide")
-    page = st.navigation(list(PAGES.values()))
-    names = {p.url_path: name for name, p in PAGES.items()}
+    pages = app_pages()
+    page = st.navigation(list(pages.values()))
+    names = {p.url_path: name for name, p in pages.items()}
     if not st.session_state.get("url_loaded"):
         st.session_state["url_loaded"] = True
         st.session_state["url_ignored"] = load_url()
         wanted = st.query_params.get("page", LANDING_PAGE)
-        if wanted in PAGES and page.url_path != PAGES[wanted].url_path and page.url_path == PAGES["data"].url_path:
-            st.switch_page(PAGES[wanted], query_params=st.query_params.to_dict())
+        if wanted in pages and names.get(page.url_path) == "data" != wanted:
+            st.switch_page(pages[wanted], query_params=st.query_params.to_dict())
     keep_values()
     for note in st.session_state.pop("url_ignored", []):
         st.warning(f"From the link: {md(note)}.")
@@ -455,7 +469,10 @@ def route() -> None:
         st.error(f"{md(problem)}{where}  \nThe page keeps showing the last tree dtlearn accepted.")
     save_url(names.get(page.url_path, "data"), st.session_state["choices"])
     common.classroom()
-    page.run()
+    try:
+        page.run()
+    except dtlearn.DataError as error:  # e.g. TooCostly: past the app's budget (common.BUDGET)
+        st.error(f"{md(error)}  \nThe rest of this page is not shown; the sidebar's settings are kept.")
 
 
 if __name__ == "__main__":

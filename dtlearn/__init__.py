@@ -6,6 +6,7 @@ The public API (stable names):
     split_table, fit, infer_task, Tree
     partition
     worksheet (the module: worksheet, to_latex, to_markdown)
+    budget (the module: Budget, within, TooCostly), for callers that serve many people
 """
 
 from .catalog import dataset_info, dataset_names, load_dataset
@@ -22,6 +23,8 @@ from .settings import ALGORITHMS, PRESETS, Settings, make_settings
 from .tree import Node, Step, Tree
 from . import display  # registers how trees and steps show in Jupyter (`_repr_html_`)
 from . import worksheet  # exercise sheets and worked solutions, LaTeX or Markdown
+from . import budget  # limits of one computation (the app's), and its progress
+from .budget import Budget, TooCostly
 
 __all__ = [
     "ALGORITHMS", "DataError", "Dataset", "Node", "PRESETS", "Rectangle", "Settings", "SplitLine", "Step",
@@ -29,5 +32,5 @@ __all__ = [
     "misclassification", "partition", "read_arff", "read_csv", "read_table_text", "split_lines", "split_table",
     "accuracy", "confusion_matrix", "cost_complexity_cv", "cost_complexity_path", "cross_validate", "error",
     "mean_squared_error", "overfitting_curve", "prune", "rpart_cp_table", "train_test_split",
-    "train_validation_test_split", "display", "worksheet",
+    "train_validation_test_split", "display", "worksheet", "budget", "Budget", "TooCostly",
 ]

@@ -137,9 +137,13 @@ class Work:
         return {"branch_counts": tuple(map(tuple, self.counts)), "n": float(self.counts.sum()), "known": 1.0,
                 "branches": self.branches, "attribute": None}
 
-    def formula(self, key: str, branch: int | None = None, digits: int = 3) -> tuple[str, ...]:
-        """The worked formula of one cell, as LaTeX lines (the derivation's)."""
+    def formula(self, key: str, branch: int | None = None, digits: int = 3,
+                limit: int | None = None) -> tuple[str, ...]:
+        """The worked formula of one cell, as LaTeX lines (the derivation's); with `limit`, the
+        names typeset as a page draws them (`derivation.shortened`)."""
         row, c = self.row_mapping(), self.classes
+        if limit is not None:
+            row, c = derivation.shortened(row, c, limit)
         lines = {
             "node_entropy": lambda: [derivation.entropy_of_node(row, c, digits=digits)],
             "branch_entropy": lambda: [derivation.branch_entropies(row, c, digits=digits)[branch]],

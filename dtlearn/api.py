@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import pruning
+from . import budget, pruning
 from .data import Dataset, labels_of
 from .evaluation import CrossValidation, accuracy, fold_indices, mean_squared_error, subset
 from .routing import leaves
@@ -87,7 +87,14 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
         test = subset(data, held_out)
         grown = fit_with(train, resolve_task(tree.settings, train))
         sequence = pruning.weakest_links(grown, risk)  # once per fold; each probe takes a prefix
+        exceeds = np.array([link.alpha for link in sequence])[None, :] > probes[:, None] + 1e-12
+        prefix = np.where(exceeds.any(axis=1), exceeds.argmax(axis=1) if sequence else 0, len(sequence))  # as prunes_up_to stops
+        losses = _prefix_losses(grown, sequence, test)
         for j, a in enumerate(probes):
+            if losses is not None:
+                errors[f, j] = losses[prefix[j]]
+                continue
+            budget.check_time(budget.REPEATED)
             pruned = pruning.with_steps(grown, pruning.prunes_up_to(grown, sequence, float(a)), {})
             errors[f, j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
     mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
@@ -104,6 +111,7 @@ def cross_validate(data: Dataset, algorithm: str = "cart", k: int = 5, seed: int
     """Stratified k-fold cross-validation of `fit(data, algorithm, **settings)`."""
     scores = []
     for held_out in fold_indices(data, k, seed):
+        budget.check_time(budget.REPEATED)
         train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
         tree = fit(train, algorithm, **settings)
         scorer = mean_squared_error if tree.is_regression else accuracy
@@ -138,7 +146,7 @@ def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
         return np.full(k_max + 1, np.nan)
     flat, rows = grown.encoded_rows(grown.prepare(data.frame))
     if grown.is_regression or rows.has_unknown(flat):  # shared rows: predicted tree by tree
-        return np.array([accuracy(tree.at_step(k), data) for k in range(k_max + 1)])
+        return np.array([_checked(accuracy, tree.at_step(k), data) for k in range(k_max + 1)])
     classes = {c: i for i, c in enumerate(grown.classes)}
     truth = np.array([classes.get(label, -1) for label in labels_of(data.frame[data.target])])
     by_id = {node.id: node for node in grown.nodes()}
@@ -156,3 +164,62 @@ def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
         current = np.where(moving, parent[current], current)
     correct = (predicted[grown.root.id] == truth).sum() + np.cumsum(change)[:k_max + 1]
     return correct / len(truth)
+
+
+def _checked(function, *args):
+    """`function(*args)` after a look at the clock: a loop of whole-tree evaluations."""
+    budget.check_time(budget.REPEATED)
+    return function(*args)
+
+
+def _prefix_losses(grown: Tree, sequence: list, data: Dataset) -> np.ndarray | None:
+    """Error rate (regression: mean squared error) on `data` of `grown` after the first m links
+    of its weakest-link `sequence`, for m = 0..len(sequence); None when some row would be shared
+    between branches (a missing or unseen value), which the caller then predicts tree by tree.
+
+    Each row is routed once. A pruned node's descendants are never in the sequence after it, so
+    along a row's path the links come deepest first: after m links the row is predicted at the
+    highest pruned node of its path, and each link changes the loss of its own rows only."""
+    if len(data.frame) == 0:
+        return None
+    flat, rows = grown.encoded_rows(grown.prepare(data.frame))
+    if rows.has_unknown(flat):
+        return None
+    by_id = {node.id: node for node in grown.nodes()}
+    size = max(by_id) + 1
+    parent, pruned_at = np.full(size, -1), np.full(size, len(sequence) + 1)
+    for m, link in enumerate(sequence, start=1):
+        pruned_at[link.node.id] = m
+    if grown.is_regression:
+        value = np.zeros(size)
+        for node in by_id.values():
+            value[node.id] = node.value
+        y = pd.to_numeric(data.frame[data.target]).to_numpy(dtype=float)
+    else:
+        classes = {c: i for i, c in enumerate(grown.classes)}
+        truth = np.array([classes.get(label, -1) for label in labels_of(data.frame[data.target])])
+    for node in by_id.values():
+        parent[[child.id for child in node.children]] = node.id
+    predicted = np.zeros(size, dtype=np.int64)
+    if not grown.is_regression:
+        for node in by_id.values():
+            predicted[node.id] = classes[node.prediction]
+
+    def loss(nodes: np.ndarray, which: np.ndarray) -> np.ndarray:
+        if grown.is_regression:
+            return (value[nodes] - y[which]) ** 2
+        return (predicted[nodes] != truth[which]).astype(float)
+
+    everyone = np.arange(len(data.frame))
+    current = leaves(flat, rows).astype(np.int64)  # where each row is predicted so far
+    change = np.zeros(len(sequence) + 2)
+    total = loss(current, everyone).sum()
+    above = parent[current]
+    while (moving := above >= 0).any():  # up each row's path; a pruned ancestor takes over its rows
+        who, at = everyone[moving], above[moving]
+        takes = pruned_at[at] <= len(sequence)
+        who, at = who[takes], at[takes]
+        np.add.at(change, pruned_at[at], loss(at, who) - loss(current[who], who))
+        current[who] = at
+        above = np.where(moving, parent[np.maximum(above, 0)], -1)
+    return (total + np.cumsum(change)[:len(sequence) + 1]) / len(data.frame)

@@ -21,6 +21,7 @@ from math import comb
 
 import numpy as np
 
+from .budget import SUBSETS, TooCostly
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
 from .measures import RegressionStats, SplitStats
 
@@ -167,8 +168,8 @@ def small_subsets(sums, max_size: int) -> tuple[np.ndarray, str]:
     present = np.flatnonzero(np.abs(sums).sum(axis=1) > 0)
     total = count_small_subsets(len(present), max_size)
     if total > MAX_SUBSETS:
-        raise ValueError(f"Zaki's subset search would score {total:,} sets of at most {max_size} of "
-                         f"{len(present)} values at one node; choose a smaller largest value set |V|.")
+        raise TooCostly(f"Zaki's subset search would score {total:,} sets of at most {max_size} of "
+                        f"{len(present)} values at one node. {SUBSETS}.")
     rows = []
     for size in range(1, min(max_size, len(present) - 1) + 1):
         for combo in combinations(present.tolist(), size):

@@ -33,6 +33,7 @@ import pandas as pd
 from .data import Dataset, label, labels_of
 from .measures import SplitStats
 from .routing import branches
+from .shorten import LABEL_CHARS, shown, shown_branch
 from .steps import Growth
 
 _SPECIAL = {
@@ -392,8 +393,27 @@ class Section:
     family: str  # "node", "entropy" (gain, gain ratio), "gini" or "squared_error"
 
 
-def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> tuple[Section, ...]:
-    """Every measure of one candidate, worked out, grouped as a page shows them.
+def shortened(row: Mapping, classes: Sequence[str], limit: int | None = LABEL_CHARS) -> tuple[dict, tuple]:
+    """The row and classes with their names as a drawing shows them (`shorten.shown`: cut at
+    `limit` with an ellipsis, invisible characters made visible); every number untouched. A
+    page typesets the formulas of this row: the table keeps the names whole.
+
+    >>> row, classes = shortened({"attribute": "a" * 50, "branches": ("= " + "b" * 50,), "n": 3}, ("c" * 50,))
+    >>> len(row["attribute"]), len(row["branches"][0]), len(classes[0]), row["n"]
+    (40, 42, 40, 3)
+    """
+    named = dict(row)
+    if named.get("attribute") is not None:
+        named["attribute"] = shown(named["attribute"], limit)
+    if named.get("branches") is not None:
+        named["branches"] = tuple(shown_branch(b, limit) for b in named["branches"])
+    return named, tuple(shown(c, limit) for c in classes)
+
+
+def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS,
+               limit: int | None = None) -> tuple[Section, ...]:
+    """Every measure of one candidate, worked out, grouped as a page shows them; with `limit`,
+    names and values longer than that are cut where they are typeset (`shortened`).
 
     A regression row (with `branch_stats` instead of `branch_counts`) gets
     `regression_derivation`.
@@ -402,8 +422,14 @@ def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS
     ['The node', 'Entropy before and after the split', 'Information gain', \
 'Split information and gain ratio', 'Gini index']
     """
+    if limit is not None:
+        row, classes = shortened(row, classes, limit)
     if "branch_counts" not in row and "branch_stats" in row:
         return regression_derivation(row, digits)
+    if not len(row["branch_counts"]):  # no row here has a value of the attribute: no branch to work out
+        name = text(row.get("attribute") or "a")
+        said = r"\text{No row here has a value of }" + name + r"\text{: no branches.}"
+        return (Section("The node", (said,), "node"),)
     d = digits
     share = known_share(row, d)
     return (

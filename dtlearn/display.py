@@ -17,6 +17,7 @@ import numpy as np
 
 from . import derivation
 from .measures import RANKED_BY
+from .shorten import LABEL_CHARS, shown, shown_branch
 from .steps import DISPLAY, SPLIT
 
 MAX_ROWS = 30  # candidates listed in full; beyond, each attribute's best rows
@@ -55,6 +56,13 @@ def reading_columns(table, ranked: str) -> list[str]:
     return ["test", ranked, *measures, *[c for c in ("eligible", "chosen", "tied", "reason") if c in table]]
 
 
+def _test_text(attribute, test) -> str:
+    """A test as a cell shows it: a long attribute name or value cut (`shorten`)."""
+    attribute, test = str(attribute), str(test)
+    rest = test[len(attribute):].strip() if test.startswith(attribute) else test
+    return f"{shown(attribute)} {shown_branch(rest)}"
+
+
 def step_html(step) -> str:
     action = {SPLIT: "Split", "leaf": "Leaf"}.get(step.action, step.action.capitalize())
     where = " and ".join(step.path) or "the root"
@@ -70,13 +78,14 @@ def step_html(step) -> str:
     settings = step.origin.settings
     ranked = "score" if candidates.regression else RANKED_BY.get(settings.criterion, "score")
     shown = table[reading_columns(table, ranked)].rename(columns={ranked: f"{ranked} (ranks)"})
+    shown = shown.assign(test=[_test_text(a, t) for a, t in zip(table["attribute"], table["test"])])
     if rows is not None:
         parts.append(f"<p>{len(candidates)} candidates: each attribute's best shown.</p>")
     parts.append(shown.to_html(index=False, float_format=lambda v: f"{v:.4f}", escape=True))
     chosen = np.flatnonzero(table["chosen"].to_numpy(bool))
     if len(chosen):
         row = table.iloc[int(chosen[0])]
-        for section in derivation.derivation(row, step.evaluation.encoded.classes):
+        for section in derivation.derivation(row, step.evaluation.encoded.classes, limit=LABEL_CHARS):
             # LaTeX escapes a file's names for TeX; the HTML around it needs its own escaping too
             lines = "".join(f"<div>$${html.escape(line, quote=False)}$$</div>" for line in section.lines)
             parts.append(f"<p><b>{html.escape(section.title)}</b></p>{lines}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import kernels
+from . import budget, kernels
 from .candidates import data_value_below, sorted_order
 from .conditions import MultiwayTest, ThresholdTest
 from .splits import (NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
@@ -153,10 +153,19 @@ class _Plan:
 def grow(encoded, settings) -> Grown:
     """Every node's decision, level by level (see the module docstring)."""
     plan = _Plan(encoded, settings)
-    level = _root(plan)
+    return _grow_all(plan, _root(plan))
+
+
+def _grow_all(plan: _Plan, level: _Level) -> Grown:
+    """Level after level until no node splits, within the caller's budget (dtlearn.budget);
+    progress is the share of rows already settled in leaves."""
     grown = Grown()
+    rows = max(int(level.ends.sum() - level.starts.sum()), 1)
     while level.size:
+        budget.check_time()
         level = _grow_level(plan, level, grown)
+        waiting = int(level.ends.sum() - level.starts.sum())
+        budget.report("growing", 1.0 - min(waiting / rows, 1.0), f"{grown.size:,} nodes so far")
     grown.finish()
     return grown
 
@@ -252,6 +261,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     if plan.python:
         n_classes = max(len(encoded.classes), 1)
         for i in np.flatnonzero(active):
+            budget.check_time()  # nodes scored one by one in Python: the slow path
             rows = level.rows[level.starts[i]:level.ends[i]].astype(np.int64)
             weights = level.w[level.starts[i]:level.ends[i]]
             channels = encoded.channels(rows, weights)
@@ -343,12 +353,7 @@ def grow_from(encoded, settings, rows, weights, depth: int = 0, used=frozenset()
     """`grow` below one node: the subtree the algorithm grows from `rows` (with `weights`) at
     `depth`, the attributes in `used` barred (ID3), `fallback` the parent's distribution."""
     plan = _Plan(encoded, settings)
-    level = _start(plan, rows, weights, depth, used, fallback)
-    grown = Grown()
-    while level.size:
-        level = _grow_level(plan, level, grown)
-    grown.finish()
-    return grown
+    return _grow_all(plan, _start(plan, rows, weights, depth, used, fallback))
 
 
 def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=frozenset()):
@@ -391,6 +396,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
             grown.midpoints[base + i] = float(d.thresholds[i, j]) if (i, j) not in d.blocks else test.threshold
         tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
         grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
+    _check_size(plan, grown.size + L + int(n_children.sum()), tests)
     first_child = np.full(L, -1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
@@ -431,6 +437,19 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
     fallback = np.repeat(inherited, n_children, axis=0)
     return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback)
+
+
+def _check_size(plan: _Plan, nodes: int, tests: dict) -> None:
+    """Refuse (dtlearn.budget) a level whose children would pass the node budget, before they
+    are made; name the widest split, the usual cause (ID3 on a column of thousands of values)."""
+    if not tests:
+        return
+    widest = max(tests.values(), key=lambda test: len(test.branch_labels))
+    advice = budget.GROWING
+    if len(widest.branch_labels) > 20:
+        advice = (f"The split on {widest.attribute!r} has {len(widest.branch_labels):,} branches. Mark it 'ignore' "
+                  f"or numeric, or choose C4.5 or CART (binary cuts on numbers), or set a Max depth")
+    budget.check_nodes(nodes, advice)
 
 
 def _any_unknown(level: _Level, split, branch) -> bool:

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Collection
 
 from .data import label
+from .shorten import INVISIBLE, LABEL_CHARS, shown  # noqa: F401 (export.shown: the old name)
 
 if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
     from .tree import Node, Tree
@@ -30,23 +31,6 @@ def escape(text: str) -> str:
     """Text from a file made safe inside an HTML-like DOT label: markup escaped, and control
     characters (which Graphviz rejects) shown as spaces."""
     return html.escape(CONTROL.sub(" ", str(text)))
-
-
-# Zero-width, joiner and direction-changing characters: in a label they would hide text or turn
-# it around, so a drawing writes them as their code point instead.
-INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-LABEL_CHARS = 40  # a name or value longer than this is cut in a drawing (node details keep it whole)
-
-
-def shown(text, limit: int | None = LABEL_CHARS) -> str:
-    """Text from a file as a drawing shows it: invisible characters made visible, cut at
-    `limit` characters with an ellipsis. Only drawings use it: the tree keeps the text whole.
-
-    >>> shown("a\u202eb"), shown("x" * 50)[-3:], len(shown("x" * 50))
-    ('a⟨U+202E⟩b', 'xx…', 40)
-    """
-    text = INVISIBLE.sub(lambda m: f"⟨U+{ord(m[0]):04X}⟩", str(text))
-    return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"
 
 
 def class_color(tree: Tree, cls: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from . import engine
+from . import budget, engine
 from .data import Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
@@ -43,11 +43,14 @@ def grow(data: Dataset, algorithm: str = "cart", **settings) -> Tree:
 def grow_with(data: Dataset, config: Settings) -> Tree:
     """`grow` with settings already made and resolved."""
     data = with_missing_as_value(data) if config.missing_values == "own_value" else data
+    budget.report("encoding", None, f"{len(data.frame):,} rows")
     encoded = encode(data, config)
     growth = Growth(data, config, encoded.class_factor, encoded.task)
     meta = _tree(encoded, config, (), 0)
     with _no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
-        steps = steps_of(engine.grow(encoded, config), encoded, config, growth)
+        grown = engine.grow(encoded, config)
+        budget.report("recording", None, f"{grown.size:,} nodes")
+        steps = steps_of(grown, encoded, config, growth)
     growth.record(steps)
     if config.collapse:
         steps += list(collapse_steps(steps, len(steps)))

@@ -2,11 +2,14 @@
 
 Only geometry: the pages draw it. Works on partial trees too (`tree.at_step(k)`), whose
 undecided nodes are rectangles with status "pending", so stepping shows the plane being cut.
+`drawn_sample` picks the rows a scatter of a large table draws (the rectangles use every row).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 from typing import TYPE_CHECKING
 
@@ -103,3 +106,32 @@ def _visit(root, x, y, box, rectangles, lines) -> None:
             lines.append(SplitLine(y, t, x0, x1, node.step, node.id))
             halves = ((x0, x1, y0, min(t, y1)), (x0, x1, max(t, y0), y1))
         stack.extend(reversed(list(zip(node.children, halves))))
+
+
+MAX_POINTS = 20_000  # a scatter of more rows is drawn from a sample: a browser slows down beyond
+
+
+def drawn_sample(labels, size: int = MAX_POINTS, seed: int = 0) -> np.ndarray:
+    """Sorted positions of at most `size` rows to draw, stratified by label: each label keeps
+    its share of the rows (rounded by largest remainder, so the sizes add up to `size`), rows
+    picked at random with `seed`, so the same data always draws the same points. All rows when
+    there are no more than `size`. The regions are computed on every row; only drawing samples.
+    (A regression target is no stratum: pass one label for every row.)
+
+    >>> positions = drawn_sample(["a"] * 90 + ["b"] * 10, size=10)
+    >>> len(positions), int((positions >= 90).sum())
+    (10, 1)
+    """
+    labels = np.asarray(labels)
+    n = len(labels)
+    if n <= size:
+        return np.arange(n)
+    values, codes = np.unique(labels.astype(str), return_inverse=True)
+    counts = np.bincount(codes, minlength=len(values))
+    quota = counts * size / n
+    take = np.floor(quota).astype(int)
+    extra = np.argsort(-(quota - take), kind="stable")[:size - int(take.sum())]
+    take[extra] += 1
+    rng = np.random.default_rng(seed)
+    picked = [rng.choice(np.flatnonzero(codes == j), take[j], replace=False) for j in range(len(values))]
+    return np.sort(np.concatenate(picked))

@@ -23,6 +23,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from . import budget
 from .data import Dataset, label
 from .encoding import codes_for
 from .routing import branches, node_totals
@@ -180,6 +181,7 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
     errors = losses.leaf(root)  # the tree so far: only the root, as a leaf
     steps, number = [], len(tree.steps)
     for work in internal:
+        budget.check_time()
         if _below_refused(work.id, parent, refused):
             continue
         as_leaf = losses.leaf(work)
@@ -222,6 +224,7 @@ def reduced_error(tree: Tree, validation) -> Tree:
     order = {step.node_id: step.number for step in tree.steps}
     steps, number = [], len(tree.steps)
     while not root.is_leaf:
+        budget.check_time()
         below = _subtree_losses(root, losses)
         sizes = _subtree_sizes(root)
         options = [(below[w.id] - losses.leaf(w), sizes[w.id], -order[w.id], w)
@@ -360,6 +363,7 @@ def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = Tr
     steps: list[Step] = []
     stack = [(root, False)]
     while stack:  # post-order: a node after its children; a raised node again
+        budget.check_time()
         work, ready = stack.pop()
         if work.is_leaf:
             continue
@@ -470,6 +474,7 @@ def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
     internal = ~leaf
     sequence = []
     while internal[0]:
+        budget.check_time()
         candidates = np.flatnonzero(internal)
         g = (own[candidates] - below[candidates]) / (leaves[candidates] - 1)
         pick = np.lexsort((order[candidates], g))

@@ -8,6 +8,8 @@ down to the step's node and scores every candidate there with the `measures` def
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -122,8 +124,11 @@ class Step:
 
 class Growth:
     """What a grown tree's growth steps need to rebuild their tables: the training data, the
-    settings, and each node's parent and split. Tables and surrogates are cached; the cache
-    (and the encoding) are not pickled."""
+    settings, and each node's parent and split. Tables and surrogates are cached for the last
+    `NODES_KEPT` nodes asked about (a student stepping through 20,000 steps does not keep 20,000
+    tables); the cache (and the encoding) are not pickled."""
+
+    NODES_KEPT = 64
 
     def __init__(self, data, settings, class_factor, task: str) -> None:
         self.data = data
@@ -132,13 +137,15 @@ class Growth:
         self.task = task
         self.steps: tuple = ()  # the growth steps
         self._cache: dict = {}
+        self._lock = threading.Lock()
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_cache"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_cache", "_lock")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._cache = {}
+        self._lock = threading.Lock()
 
     def record(self, steps) -> None:
         self.steps = tuple(steps)
@@ -183,30 +190,38 @@ class Growth:
         return frozenset(step.test.attribute for step, _ in self.ancestry(node_id)
                          if encoded.kind(step.test.attribute) == "categorical" or multiway_numbers)
 
+    def _kept(self, node_id: int, what: str, make):
+        """`make()` for this node, kept among the last NODES_KEPT nodes' (least recently used out).
+        The app's sessions share a tree: the lock guards the order, not the making."""
+        nodes = self._cache.setdefault("nodes", OrderedDict())
+        with self._lock:
+            if what in nodes.get(node_id, ()):
+                nodes.move_to_end(node_id)
+                return nodes[node_id][what]
+        value = make()
+        with self._lock:
+            nodes.setdefault(node_id, {})[what] = value
+            nodes.move_to_end(node_id)
+            while len(nodes) > self.NODES_KEPT:
+                nodes.popitem(last=False)
+        return value
+
     def rows(self, node_id: int) -> tuple[np.ndarray, np.ndarray]:
         """The training rows reaching the node and their weights, as growth sent them."""
-        key = ("rows", node_id)
-        if key not in self._cache:
-            self._cache[key] = training_rows(self.encoded, self.ancestry(node_id), self.settings)
-        return self._cache[key]
+        return self._kept(node_id, "rows",
+                          lambda: training_rows(self.encoded, self.ancestry(node_id), self.settings))
 
     def evaluation(self, node_id: int):
-        key = ("evaluation", node_id)
-        if key not in self._cache:
+        def make():
             rows, weights = self.rows(node_id)
-            self._cache[key] = evaluate(self.encoded, rows, weights, self.settings, self.used(node_id))
-        return self._cache[key]
+            return evaluate(self.encoded, rows, weights, self.settings, self.used(node_id))
+        return self._kept(node_id, "evaluation", make)
 
     def candidates(self, node_id: int) -> CandidateTable:
-        key = ("candidates", node_id)
-        if key not in self._cache:
-            self._cache[key] = CandidateTable.of(self.evaluation(node_id))
-        return self._cache[key]
+        return self._kept(node_id, "candidates", lambda: CandidateTable.of(self.evaluation(node_id)))
 
     def surrogates(self, node_id: int) -> tuple:
-        key = ("surrogates", node_id)
-        if key not in self._cache:
-            step = self.splits[node_id]
+        def make():
             rows, weights = self.rows(node_id)
-            self._cache[key] = surrogates_of(self.encoded, rows, weights, step.test, self.settings.max_surrogates)
-        return self._cache[key]
+            return surrogates_of(self.encoded, rows, weights, self.splits[node_id].test, self.settings.max_surrogates)
+        return self._kept(node_id, "surrogates", make)

@@ -1,7 +1,8 @@
 """The Plotly figures of the pages. They only draw numbers dtlearn computed.
 
 Class colours are the ones the Graphviz tree uses (dtlearn.export.PALETTE), so a class
-has one colour everywhere. Text from a file is HTML-escaped (Plotly reads a few tags).
+has one colour everywhere. Text from a file is HTML-escaped (Plotly reads a few tags), and
+shortened where it is drawn (legends, axes, ticks: dtlearn.shorten), whole in a class's hover.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import plotly.graph_objects as go
 
 from dtlearn.data import label
 from dtlearn.export import PALETTE
+from dtlearn.shorten import shown, shown_names, visible
 
 from .common import plain
 
@@ -21,6 +23,16 @@ MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain"}
 
 def colour(classes, cls) -> str:
     return PALETTE[list(classes).index(cls) % len(PALETTE)]
+
+
+def short(value) -> str:
+    """A name as a legend, axis or tick draws it: shortened, escaped for Plotly."""
+    return plain(shown(value))
+
+
+def whole(value) -> str:
+    """A name as a hover gives it: whole, its invisible characters visible, escaped."""
+    return plain(visible(value))
 
 
 def _layout(fig: go.Figure, height: int, legend_below: bool = False) -> go.Figure:
@@ -34,10 +46,11 @@ def _layout(fig: go.Figure, height: int, legend_below: bool = False) -> go.Figur
 def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
     """Rows per class as bars, each labelled with its count and share."""
     fig = go.Figure(go.Bar(
-        x=[plain(c) for c in counts["class"]], y=counts["rows"],
+        x=[plain(c) for c in shown_names(counts["class"])], y=counts["rows"],
+        customdata=[whole(c) for c in counts["class"]],
         marker_color=[colour(classes, c) for c in counts["class"]], marker_line=dict(color="#555", width=1),
         text=[f"{r} ({s:.0%})" for r, s in zip(counts["rows"], counts["share"])], textposition="outside",
-        cliponaxis=False, hovertemplate="%{x}: %{y} rows<extra></extra>",
+        cliponaxis=False, hovertemplate="%{customdata}: %{y} rows<extra></extra>",
     ))
     fig.update_yaxes(title="rows", rangemode="tozero")
     return _layout(fig, 360)
@@ -47,7 +60,7 @@ def target_histogram(values: pd.Series, target: str) -> go.Figure:
     """A numeric target (regression): how its values are spread."""
     fig = go.Figure(go.Histogram(x=values, marker_color=PALETTE[4], marker_line=dict(color="#555", width=1),
                                  hovertemplate="%{x}: %{y} rows<extra></extra>"))
-    fig.update_xaxes(title=plain(target))
+    fig.update_xaxes(title=short(target))
     fig.update_yaxes(title="rows")
     return _layout(fig, 360)
 
@@ -72,7 +85,7 @@ def _two_panels(top_title: str, bottom_title: str, x_title: str, top_y: str, bot
     if chosen is not None:
         layout["shapes"].append({"type": "line", "x0": chosen, "x1": chosen, "xref": "x2", "y0": 0, "y1": 1,
                                  "yref": "paper", "line": {"color": "#d62728", "width": 2, "dash": "dash"}})
-        layout["annotations"].append({"text": f"chosen: {plain(label(chosen))}", "x": chosen, "xref": "x2",
+        layout["annotations"].append({"text": f"chosen: {short(label(chosen))}", "x": chosen, "xref": "x2",
                                       "y": 0.97, "yref": "paper", "xanchor": "left", "yanchor": "top",
                                       "showarrow": False, "font": {"color": "#d62728"}})
     return layout
@@ -96,8 +109,8 @@ def regression_threshold_chart(rows: pd.DataFrame, attribute: str, target: str, 
                      "mode": "lines", "name": f"mean {word}", "customdata": stats[:, side, 0].tolist(),
                      "line": {"color": colour_, "width": 3, "dash": dash, "shape": "hv"},
                      "hovertemplate": "mean %{y:.3f} of %{customdata:g} rows<extra>" + word + "</extra>"})
-    layout = _two_panels(f"Decrease in MSE of the cut {plain(attribute)} ≤ v",
-                         f"Mean {plain(target)} on each side of the cut", plain(attribute), "ΔMSE", plain(target),
+    layout = _two_panels(f"Decrease in MSE of the cut {short(attribute)} ≤ v",
+                         f"Mean {short(target)} on each side of the cut", short(attribute), "ΔMSE", short(target),
                          chosen)
     layout["yaxis2"]["rangemode"] = "normal"
     return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
@@ -113,17 +126,17 @@ def threshold_chart(rows: pd.DataFrame, attribute: str, classes, measure: str, c
     for j, cls in enumerate(classes):
         for side, dash, word in ((0, "solid", "≤ v"), (1, "dot", "> v")):
             data.append({"type": "scatter", "x": x, "y": counts[:, side, j].tolist(), "xaxis": "x2",
-                         "yaxis": "y2", "mode": "lines", "name": f"{plain(cls)} {word}",
+                         "yaxis": "y2", "mode": "lines", "name": f"{short(cls)} {word}",
                          "line": {"color": colour(classes, cls), "width": 3, "dash": dash, "shape": "hv"},
-                         "hovertemplate": "%{y:g} rows<extra>" + plain(cls) + f" {word}</extra>"})
-    layout = _two_panels(f"{MEASURE_TITLES[measure]} of the cut {plain(attribute)} ≤ v",
-                         "Rows of each class on each side of the cut", plain(attribute), "score", "rows", chosen)
+                         "hovertemplate": "%{y:g} rows<extra>" + whole(cls) + f" {word}</extra>"})
+    layout = _two_panels(f"{MEASURE_TITLES[measure]} of the cut {short(attribute)} ≤ v",
+                         "Rows of each class on each side of the cut", short(attribute), "score", "rows", chosen)
     return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
 
 
 def _sides(v: float, counts: np.ndarray, classes) -> str:
-    left = ", ".join(f"{label(round(c, 3))} {plain(k)}" for k, c in zip(classes, counts[0]))
-    right = ", ".join(f"{label(round(c, 3))} {plain(k)}" for k, c in zip(classes, counts[1]))
+    left = ", ".join(f"{label(round(c, 3))} {short(k)}" for k, c in zip(classes, counts[0]))
+    right = ", ".join(f"{label(round(c, 3))} {short(k)}" for k, c in zip(classes, counts[1]))
     return f"≤ {label(v)}: {left}<br>> {label(v)}: {right}"
 
 
@@ -141,10 +154,14 @@ def _scaled(values: list[float], low: float, high: float) -> list[str]:
 
 
 def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, target: str, classes,
-                    current_step: int | None, bounds, values: dict | None = None) -> go.Figure:
+                    current_step: int | None, bounds, values: dict | None = None,
+                    points: pd.DataFrame | None = None) -> go.Figure:
     """Leaf rectangles coloured by the class they predict, the training points on top, and each
     cut labelled with the number of the step that made it (the newest cut in red). For a
-    regression tree `values` maps leaf ids to predictions: a colour scale replaces the classes."""
+    regression tree `values` maps leaf ids to predictions: a colour scale replaces the classes.
+    `points` are the rows drawn (a sample of a large `frame`, dtlearn.partition.drawn_sample);
+    the colour scale spans every row's target."""
+    points = frame if points is None else points
     fig = go.Figure()
     regression = values is not None
     if regression:
@@ -176,21 +193,23 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
     fig.update_layout(shapes=shapes, annotations=annotations)
     if regression:
         fig.add_trace(go.Scatter(
-            x=frame[x], y=frame[y], mode="markers", name=plain(target), showlegend=False,
-            marker=dict(size=10, color=frame[target], colorscale=SCALE, cmin=low, cmax=high,
-                        line=dict(color="#222", width=1), colorbar=dict(title=plain(target))),
-            hovertemplate=f"{plain(x)} %{{x}}<br>{plain(y)} %{{y}}<br>{plain(target)} %{{marker.color}}<extra></extra>",
+            x=points[x], y=points[y], mode="markers", name=short(target), showlegend=False,
+            marker=dict(size=10, color=points[target], colorscale=SCALE, cmin=low, cmax=high,
+                        line=dict(color="#222", width=1), colorbar=dict(title=short(target))),
+            hovertemplate=f"{short(x)} %{{x}}<br>{short(y)} %{{y}}<br>{short(target)} %{{marker.color}}"
+                          "<extra></extra>",
         ))
         classes = ()
-    labels = frame[target].map(label)
+    labels = points[target].map(label)
+    size = 11 if len(points) <= 2000 else 6  # thousands of big markers hide the regions
     for cls in classes:
-        part = frame[labels == cls]
+        part = points[labels == cls]
         fig.add_trace(go.Scatter(
-            x=part[x], y=part[y], mode="markers", name=plain(cls),
-            marker=dict(size=11, color=colour(classes, cls), line=dict(color="#222", width=1)),
-            hovertemplate=f"{plain(x)} %{{x}}<br>{plain(y)} %{{y}}<extra>{plain(cls)}</extra>",
+            x=part[x], y=part[y], mode="markers", name=short(cls),
+            marker=dict(size=size, color=colour(classes, cls), line=dict(color="#222", width=1)),
+            hovertemplate=f"{short(x)} %{{x}}<br>{short(y)} %{{y}}<extra>{whole(cls)}</extra>",
         ))
     x0, x1, y0, y1 = bounds
-    fig.update_xaxes(title=plain(x), range=[x0, x1], showgrid=False, zeroline=False)
-    fig.update_yaxes(title=plain(y), range=[y0, y1], showgrid=False, zeroline=False)
+    fig.update_xaxes(title=short(x), range=[x0, x1], showgrid=False, zeroline=False)
+    fig.update_yaxes(title=short(y), range=[y0, y1], showgrid=False, zeroline=False)
     return _layout(fig, 640)

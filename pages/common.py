@@ -11,6 +11,7 @@ import hashlib
 import html
 import re
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ import dtlearn
 from dtlearn import derivation
 from dtlearn.data import Dataset, label
 from dtlearn.settings import CRITERION_NAMES
+from dtlearn.shorten import LABEL_CHARS, shown
+from pages import store
 
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
 MAX_UPLOAD_MB = 5
@@ -110,13 +113,58 @@ def digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()[:16]
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def parse_upload(key: str, _content: bytes) -> Dataset | str:
-    """The uploaded CSV or ARFF file as a Dataset, or the DataError's message (failures are
-    cached too). An ARFF file is known by its header (its first line that is not a comment
-    starts with @relation), whatever its name."""
+# One budget for every computation the app makes (fit, tables, pruning, cross-validation): past
+# it dtlearn raises TooCostly, whose message names the settings that make the work cheaper. The
+# 20,000-level chain tree (39,999 nodes) fits well inside; ID3 on a column of 3,000 values does not.
+BUDGET = dtlearn.Budget(seconds=30, nodes=200_000)
+# Every shared result lives in one store, bounded in bytes and forgotten after 30 idle minutes.
+STORE = store.Store(max_bytes=768 * 2**20, ttl=30 * 60)
+
+
+def computed(what: str | None, key: tuple, compute, eager: bool = False):
+    """`compute()` under the app's BUDGET, kept in the STORE under `key`. While it runs, a
+    progress bar shows `what` and dtlearn's stages (from 0.5 s on, or at once when `eager`);
+    a refusal (DataError) is kept and raised again for the same key."""
+    def run():
+        with _progress(what, eager) as report, dtlearn.budget.within(BUDGET, report):
+            return compute()
+    return STORE.get(key, run)
+
+
+@contextmanager
+def _progress(what: str | None, eager: bool):
+    started, bar, last = time.monotonic(), None, 0.0
+
+    def report(stage: str, done: float | None, detail: str) -> None:
+        nonlocal bar, last
+        now = time.monotonic()
+        if what is None or (now - started < 0.5 and not eager) or now - last < 0.25:
+            return
+        last = now
+        text = md(f"{what} {stage.capitalize()}{': ' + detail if detail else ''}")
+        value = int(100 * min(max(done or 0.0, 0.0), 1.0))
+        if bar is None:
+            bar = st.progress(value, text=text)
+        else:
+            bar.progress(value, text=text)
+
     try:
-        return dtlearn.read_arff(_content) if is_arff(_content) else dtlearn.read_csv(_content)
+        yield report
+    finally:
+        if bar is not None:
+            bar.empty()
+
+
+def parse_upload(key: str, content: bytes) -> Dataset | str:
+    """The uploaded CSV or ARFF file as a Dataset, or the DataError's message (failures are
+    kept too). An ARFF file is known by its header (its first line that is not a comment
+    starts with @relation), whatever its name."""
+    def read() -> Dataset:
+        dtlearn.budget.report("reading", None, f"{len(content) / 2**20:.1f} MB")
+        return dtlearn.read_arff(content) if is_arff(content) else dtlearn.read_csv(content)
+
+    try:
+        return computed("Reading the file…", ("upload", key), read, eager=len(content) > 2**20)
     except dtlearn.DataError as error:
         return str(error)
 
@@ -150,11 +198,14 @@ def source_title(source: str) -> str:
     return dtlearn.dataset_info(source).title
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
-def _prepared(source: str, target: str, kinds: tuple, _raw: Dataset) -> Dataset:
+def _prepared(source: str, target: str, kinds: tuple, raw: Dataset) -> Dataset:
+    return computed(None, ("prepared", source, target, kinds), lambda: _prepare(raw, target, kinds))
+
+
+def _prepare(raw: Dataset, target: str, kinds: tuple) -> Dataset:
     """The dataset with the chosen target and kinds; ignored attributes dropped."""
-    inherited = {a: k for a, k in _raw.kinds.items() if a != target}
-    data = Dataset(_raw.frame, target, inherited)
+    inherited = {a: k for a, k in raw.kinds.items() if a != target}
+    data = Dataset(raw.frame, target, inherited)
     given = dict(kinds)
     changed = {a: k for a, k in given.items() if k != "ignore"}
     if changed:
@@ -188,9 +239,10 @@ def inferred_kinds(source: str, target: str) -> dict:
     return dict(_prepared(source, target, (), raw).kinds)
 
 
-@st.cache_resource(show_spinner="Growing the tree…", max_entries=64)
 def _grown(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple) -> dtlearn.Tree:
-    return dtlearn.fit(prepared(source, target, kinds), algorithm, **dict(settings))
+    data = prepared(source, target, kinds)
+    return computed("Growing the tree…", ("grown", source, target, kinds, algorithm, settings),
+                    lambda: dtlearn.fit(data, algorithm, **dict(settings)))
 
 
 def grow(choices: Choices) -> dtlearn.Tree:
@@ -199,26 +251,29 @@ def grow(choices: Choices) -> dtlearn.Tree:
     return _grown(c.source, c.target, c.kinds, c.algorithm, c.settings)
 
 
-@st.cache_resource(show_spinner="Growing the tree on these two attributes…", max_entries=64)
 def _grown_on_pair(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple,
                    x: str, y: str) -> dtlearn.Tree:
-    data = prepared(source, target, kinds).select([x, y])
-    return dtlearn.fit(data, algorithm, **dict(settings))
+    data = prepared(source, target, kinds)
+    return computed("Growing the tree on these two attributes…",
+                    ("pair", source, target, kinds, algorithm, settings, x, y),
+                    lambda: dtlearn.fit(data.select([x, y]), algorithm, **dict(settings)))
 
 
-@st.cache_resource(show_spinner="Growing your tree…", max_entries=32)
 def _by_hand(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, held_out: bool,
              hand: tuple) -> tuple:
     """(the hand-grown tree, the algorithm's, the held-out rows or None), on the training part
     when `held_out` (75 / 25, stratified, seed 0: dtlearn.train_test_split)."""
     from dtlearn import by_hand
 
-    data = prepared(source, target, kinds)
-    test = None
-    if held_out:
-        data, test = dtlearn.train_test_split(data, 0.25, seed=0)
-    base = dtlearn.fit(data, algorithm, **dict(settings))
-    return by_hand.grow_by_hand(base, dict(hand)), by_hand.grow_by_hand(base, {}), test
+    def grow_both() -> tuple:
+        data, test = prepared(source, target, kinds), None
+        if held_out:
+            data, test = dtlearn.train_test_split(data, 0.25, seed=0)
+        base = dtlearn.fit(data, algorithm, **dict(settings))
+        return by_hand.grow_by_hand(base, dict(hand)), by_hand.grow_by_hand(base, {}), test
+
+    return computed("Growing your tree…", ("hand", source, target, kinds, algorithm, settings, held_out, hand),
+                    grow_both)
 
 
 def by_hand(choices: Choices, held_out: bool, hand: dict) -> tuple:
@@ -256,13 +311,14 @@ def check(choices: Choices) -> str | None:
     return None
 
 
-@st.cache_resource(show_spinner="Growing and cross-validating the four trees…", max_entries=16)
 def compared(source: str, target: str, kinds: tuple, settings: tuple):
     """Every algorithm on the prepared data, with `settings` applied to each one that accepts
     them (dtlearn.comparison.compare_algorithms: 5-fold cross-validation, seed 0)."""
     from dtlearn.comparison import compare_algorithms
 
-    return compare_algorithms(prepared(source, target, kinds), dict(settings))
+    data = prepared(source, target, kinds)
+    return computed("Growing and cross-validating the four trees…", ("compared", source, target, kinds, settings),
+                    lambda: compare_algorithms(data, dict(settings)))
 
 
 # Routing. Because this folder is called pages/, Streamlit also registers its files as pages
@@ -315,7 +371,7 @@ def pruning_choice():
 def describe(v: View) -> str:
     """One line under a page title: dataset, size, target, algorithm and criterion."""
     s = v.settings
-    parts = [f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
+    parts = [f"**{md(shown(v.title))}**", f"{len(v.data.frame)} rows", f"target {md(shown(v.data.target))}",
              f"{algorithm_title(s.algorithm)} · {CRITERION_NAMES.get(s.criterion, s.criterion)}"]
     option = dtlearn.settings.OPTION
     limits = [f"{option[k].summary} {md(option[k].none) if value is None else md(label(value))}"
@@ -541,11 +597,12 @@ def in_words(path: tuple[str, ...], n: float) -> str:
     """A node's path from the root, in words (markdown, names escaped)."""
     if not path:
         return f"the root: all {md(label(round(n, 3)))} rows"
-    return " **and** ".join(f"`{c}`" if "`" not in c else md(c) for c in path)
+    conditions = (shown(c, 2 * LABEL_CHARS) for c in path)  # a name and a value, each up to the label's width
+    return " **and** ".join(f"`{c}`" if "`" not in c else md(c) for c in conditions)
 
 
 def counts_text(classes, weights) -> str:
-    parts = [f"{md(label(round(w, 3)))} {md(c)}" for c, w in zip(classes, weights) if w > 0]
+    parts = [f"{md(label(round(w, 3)))} {md(shown(c))}" for c, w in zip(classes, weights) if w > 0]
     return ", ".join(parts) if parts else "no rows"
 
 
@@ -553,11 +610,11 @@ def node_text(tree, node) -> str:
     """A node's size and what it holds, in markdown: '14 rows: 5 No, 9 Yes · entropy 0.940'."""
     size = md(label(round(node.n, 3)))
     if tree.is_regression:
-        held = f"mean {md(tree.target)} {node.value:.4f}" if node.n > 0 else "no rows"
+        held = f"mean {md(shown(tree.target))} {node.value:.4f}" if node.n > 0 else "no rows"
         return f"{size} rows: {held} · **MSE** {node.impurity:.4f}"
     impurity = "Gini" if tree.settings.impurity == "gini" else "entropy"
-    shown = derivation.number(node.impurity, digits())
-    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {md(shown)}"
+    value = derivation.number(node.impurity, digits())
+    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {md(value)}"
 
 
 def warn_id3_numbers(v: View) -> None:

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from dtlearn import shorten
 from dtlearn.data import label
 from dtlearn.derivation import number
 from dtlearn.settings import OPTION
@@ -50,7 +51,7 @@ st.subheader("Sizes and scores")
 rows = comparison.table()
 st.dataframe({
     "algorithm": [title(a) for a in rows["algorithm"]],
-    "root test": rows["root"].tolist(),
+    "root test": [shorten.shown(t) for t in rows["root"]],
     "nodes": rows["nodes"].tolist(), "leaves": rows["leaves"].tolist(), "depth": rows["depth"].tolist(),
     f"training {score}": [shown(x) for x in rows["training"]],
     f"CV {score} ± sd": [spread(m, sd) for m, sd in zip(rows["cv_mean"], rows["cv_std"])],
@@ -99,8 +100,8 @@ if comparison.applied:
         return [CHOSEN if roots.get(column.name) == a else "" for a in ranking["attribute"]]
 
     measures = list(renamed.values())
-    st.dataframe(ranking.style.apply(mark, subset=measures).format(shown, subset=measures), hide_index=True,
-                 width="stretch")
+    st.dataframe(ranking.style.apply(mark, subset=measures).format(shown, subset=measures)
+                 .format(shorten.shown, subset=["attribute"]), hide_index=True, width="stretch")
     st.caption("At the root, for each attribute's best candidate (ID3 and C4.5: one branch per value of a category; "
                "C4.5, CART and Zaki: the best cut of a number; CART and Zaki: the best binary subset of a "
                "category's values), the measure each algorithm ranks by. Shaded: the root each one chose. C4.5 "

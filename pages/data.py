@@ -4,8 +4,26 @@ import streamlit as st
 
 import dtlearn
 from dtlearn import derivation
+from dtlearn.shorten import visible
 from pages import charts, common
 from pages.common import md
+from pages.tables import shortened_table
+
+def pick_row() -> None:  # a click on a row shows it whole below the table
+    rows = st.session_state["data_table"]["selection"].get("rows", [])
+    if rows:
+        st.session_state["data_row"] = rows[-1] + 1
+
+
+def row_ui(table) -> None:
+    """One row with every name and value whole (invisible characters shown as ⟨U+…⟩)."""
+    number = st.number_input("Read a row whole", min_value=1, max_value=max(len(table), 1), value=None, step=1,
+                             key="data_row", placeholder="row number")
+    if number is None or not 1 <= number <= len(table):
+        return
+    cells = table.loc[int(number)]
+    st.markdown("  \n".join(f"**{md(visible(name))}:** {md(visible(value))}" for name, value in cells.items()))
+
 
 v = common.view()
 common.header(f"Data: {v.title}", v)
@@ -28,7 +46,12 @@ with left:
     st.subheader("The table")
     table = v.data.frame.copy()
     table.index = range(1, len(table) + 1)
-    st.dataframe(table, height=min(38 + 35 * len(table), 560), width="stretch")
+    drawn, config = shortened_table(table)
+    st.dataframe(drawn, height=min(38 + 35 * len(table), 560), width="stretch", column_config=config,
+                 key="data_table", on_select=pick_row, selection_mode="single-row")
+    st.caption("Names and values longer than 40 characters are cut in the tables (⟨U+…⟩: an invisible "
+               "character); click a row, or give its number, to read it whole.")
+    row_ui(table)
     ignored = [a for a, k in v.choices.kinds if k == "ignore"]
     if ignored:
         st.caption("Left out (kind *ignore*): " + ", ".join(md(a) for a in ignored))
@@ -45,6 +68,7 @@ st.subheader("How each column is read")
 st.caption("Numeric columns are split by thresholds (C4.5, CART); categorical ones by their values. "
            "Change a kind in the sidebar under *Attribute kinds*. Missing cells (empty or `?`) are "
            "shared among the branches by weight, as in C4.5.")
-st.dataframe(summary, hide_index=True, width="stretch",
-             column_config={"missing": st.column_config.NumberColumn("missing cells"),
-                            "note": st.column_config.TextColumn("note", width="medium")})
+summary, config = shortened_table(summary, {"missing": st.column_config.NumberColumn("missing cells"),
+                                             "note": st.column_config.TextColumn("note", width="medium")},
+                                   prose=("role", "kind", "note"))
+st.dataframe(summary, hide_index=True, width="stretch", column_config=config)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import html
 import re
 import threading
@@ -26,6 +27,8 @@ from typing import Callable
 
 import graphviz
 import streamlit as st
+
+from pages import store
 
 PX_PER_PT = 4 / 3
 _HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
@@ -66,10 +69,19 @@ def render(dot: str, fmt: str) -> bytes | None:
         return None
 
 
-@functools.lru_cache(maxsize=1024)
+_DRAWINGS = store.Store(max_bytes=96 * 2**20, ttl=30 * 60)  # a 2,000-node tree's SVG is megabytes
+
+
 def tree_svg(dot: str) -> Drawing | None:
-    """The tree laid out as SVG (None when `dot` is not installed). A plain cache, not Streamlit's:
-    `prefetch` fills it from a background thread."""
+    """The tree laid out as SVG (None when `dot` is not installed), kept in a store bounded in
+    bytes (not Streamlit's cache: `prefetch` fills it from a background thread)."""
+    return _DRAWINGS.get(hashlib.sha256(dot.encode()).digest(), lambda: _layout(dot))
+
+
+tree_svg.cache_clear = _DRAWINGS.clear
+
+
+def _layout(dot: str) -> Drawing | None:
     try:
         svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
     except graphviz.ExecutableNotFound:

@@ -5,8 +5,12 @@ It follows the same step as the other pages, so stepping shows one cut at a time
 
 import streamlit as st
 
+import numpy as np
+
 import dtlearn
-from dtlearn.partition import default_bounds
+from dtlearn.data import label
+from dtlearn.partition import MAX_POINTS, default_bounds, drawn_sample
+from dtlearn.shorten import shown
 from pages import charts, common, drawing
 from pages.common import md
 
@@ -36,8 +40,8 @@ for key, default in (("part_x", ordered[0]), ("part_y", ordered[1])):
     if st.session_state.get(key) not in numeric:
         st.session_state[key] = default
 left, right = st.columns(2)
-x = left.selectbox("Horizontal axis", numeric, key="part_x")
-y = right.selectbox("Vertical axis", numeric, key="part_y")
+x = left.selectbox("Horizontal axis", numeric, key="part_x", format_func=shown)
+y = right.selectbox("Vertical axis", numeric, key="part_y", format_func=shown)
 if x == y:
     st.warning("Choose two different attributes.")
     st.stop()
@@ -54,8 +58,8 @@ k = min(max(int(state["part_step"]), 0), tree.total_steps)
 common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step")
 if tree.total_steps != v.tree.total_steps or any(
         a.test != b.test for a, b in zip(tree.steps, v.tree.steps) if a.action == b.action == "split"):
-    st.caption(f"This tree sees {md(x)} and {md(y)} only: {tree.total_steps} steps. The Step page's tree, on every "
-               f"attribute, has {v.tree.total_steps}; its step is kept there.")
+    st.caption(f"This tree sees {md(shown(x))} and {md(shown(y))} only: {tree.total_steps} steps. The Step page's "
+               f"tree, on every attribute, has {v.tree.total_steps}; its step is kept there.")
 partial = tree.at_step(k)
 bounds = default_bounds(tree, x, y)
 rectangles = dtlearn.partition(partial, x, y, bounds)
@@ -71,12 +75,19 @@ else:
 frame = v.data.frame
 values = {n.id: n.value for n in partial.nodes()} if tree.is_regression else None
 newest = step.number if step and step.action == "split" else None
+drawable = frame[frame[[x, y]].notna().all(axis=1)]
+# A stated sample of a large table is drawn (stratified by class); the regions above use every row.
+strata = np.zeros(len(drawable)) if tree.is_regression else drawable[v.data.target].map(label).to_numpy()
+points = drawable.iloc[drawn_sample(strata, MAX_POINTS)]
 st.plotly_chart(charts.partition_chart(rectangles, lines, frame, x, y, v.data.target, tree.classes, newest, bounds,
-                                       values), key="partition")
-hidden = int(frame[[x, y]].isna().any(axis=1).sum())
+                                       values, points=points), key="partition")
+hidden = len(frame) - len(drawable)
+sample = (f" The points are drawn from a sample of {len(points):,} of {len(drawable):,} rows (the same rows every "
+          "time, each class keeping its share); the rectangles are computed on every row."
+          if len(points) < len(drawable) else "")
 st.caption(f"Each rectangle is a node of the tree, coloured by {predicted}: pale while it is not "
            "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
-           "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else ""))
+           "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else "") + sample)
 with st.expander("The tree on these two attributes", expanded=True):
     dot = partial.to_dot(highlight=step.node_id if step else 0, digits=common.digits(), numbers=True)
     drawing.tree_chart(dot, column_px=900, max_scale=1.2)

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dtlearn import grading, quiz
 from dtlearn.data import label
+from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from pages import common, drawing
 from pages.tables import candidate_text, display_table
 from pages.common import md
@@ -84,8 +85,8 @@ def check_ui(v) -> None:
         row = st.selectbox("Candidate you worked out", list(rows), key=key, format_func=rows.get)
     work = grading.Work.of(step, row, root=tree.steps[0])
     if row is not None:
-        st.markdown("**Its branches** (" + md("/".join(tree.classes)) + "): " + " · ".join(
-            f"{md(branch_text(b))}: {'/'.join(label(round(c, 3)) for c in counts)}"
+        st.markdown("**Its branches** (" + md("/".join(shown(c) for c in tree.classes)) + "): " + " · ".join(
+            f"{md(shown_branch(branch_text(b)))}: {'/'.join(label(round(c, 3)) for c in counts)}"
             for b, counts in zip(work.branches, work.counts)))
         if work.missing.sum() > 0:
             st.markdown(f"**Unknown value:** {common.counts_text(tree.classes, work.missing)} "
@@ -112,17 +113,18 @@ def answers_form(tree, step, work):
                 if work.row is None:
                     continue
                 for b, name in enumerate(work.branches):
-                    text = columns[slot % 3].text_input(f"{quantity.title.split(',')[0]}: {branch_text(name)}",
+                    text = columns[slot % 3].text_input(f"{quantity.title.split(',')[0]}: {shown(branch_text(name))}",
                                                         key=f"answer_{key}_{b}")
                     entries.append((key, b, text))
                     slot += 1
             elif key == "attribute":
                 options = [""] + list(dict.fromkeys(work.table["attribute"].astype(str)))
-                text = columns[slot % 3].selectbox(quantity.title, options, key="answer_attribute")
+                text = columns[slot % 3].selectbox(quantity.title, options, key="answer_attribute", format_func=shown)
                 entries.append((key, None, text))
                 slot += 1
             elif key == "leaf_class":
-                text = columns[slot % 3].selectbox(quantity.title, [""] + list(tree.classes), key="answer_leaf")
+                text = columns[slot % 3].selectbox(quantity.title, [""] + list(tree.classes), key="answer_leaf",
+                                                   format_func=shown)
                 entries.append((key, None, text))
                 slot += 1
             else:
@@ -151,8 +153,9 @@ def show_grades(work, entries) -> None:
         show(text, icon=ICONS[result.status])
         for mistake in result.mistakes:
             st.caption(f"{md(mistake.name.capitalize())}: {md(mistake.explanation)}")
-        if result.formula:
-            st.latex(r"\begin{gathered}" + r" \\[0.6em] ".join(result.formula) + r"\end{gathered}")
+        if result.formula:  # typeset with long names cut (the grade keeps them whole)
+            formula = work.formula(key, b, digits, limit=LABEL_CHARS)
+            st.latex(r"\begin{gathered}" + r" \\[0.6em] ".join(formula) + r"\end{gathered}")
 
 
 # guess the next split ---------------------------------------------------------------------------
@@ -197,7 +200,7 @@ def guess_ui(v) -> None:
     answered = state["answered"].get(step.number)
     locked = answered is not None
     choice = st.radio("What does the algorithm do here?", list(options) + [leaf], horizontal=True,
-                      key=f"guess_attribute_{step.number}", disabled=locked)
+                      key=f"guess_attribute_{step.number}", disabled=locked, format_func=shown)
     test = None
     if choice != leaf and len(options.get(choice, ())) > 1:
         best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
@@ -213,8 +216,8 @@ def guess_ui(v) -> None:
         show = st.success if answered.verdict == "right" else st.warning if answered.verdict == "half" else st.error
         show(md(answered.message), icon=ICONS[answered.verdict])
         if step.action == "split":
-            shown, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
-            st.dataframe(shown, hide_index=True, width="stretch", column_config=config)
+            table, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
+            st.dataframe(table, hide_index=True, width="stretch", column_config=config)
         st.button("Next question", on_click=_next_question, args=(state,), type="primary", key="quiz_next")
 
 
@@ -304,7 +307,7 @@ def _hand_options(step) -> dict:
     ranked = common.CRITERION_TITLES.get(step.origin.settings.criterion, "score")
     for i in list(best) + [i for i in range(min(len(table), 400)) if i not in set(best)]:
         row = table.iloc[int(i)]
-        options[str(row["test"])] = f"{row['test']} ({ranked.lower()} {float(row['score']):.4f})"
+        options[str(row["test"])] = f"{candidate_text(row)} ({ranked.lower()} {float(row['score']):.4f})"
     return options
 
 

@@ -8,6 +8,7 @@ from dtlearn.data import label, ordered_labels
 from dtlearn.explain import explain, is_missing, number
 from pages import common, drawing
 from pages.common import md
+from pages.tables import shortened_table
 
 MISSING = "(missing)"
 UNSEEN = "(a value the tree never saw)"
@@ -121,9 +122,10 @@ def prediction_ui(tree, e) -> None:
         st.metric(f"Predicted {md(tree.target)}", number(e.prediction, digits))
         return
     st.metric(f"Predicted {md(tree.target)}", str(e.prediction))
-    st.dataframe(pd.DataFrame({"class": list(e.classes), "share": [float(p) for p in e.distribution]}),
-                 hide_index=True, width="stretch",
-                 column_config={"share": st.column_config.NumberColumn(format=common.number_format())})
+    shares, config = shortened_table(pd.DataFrame({"class": list(e.classes),
+                                                   "share": [float(p) for p in e.distribution]}),
+                                     {"share": st.column_config.NumberColumn(format=common.number_format())})
+    st.dataframe(shares, hide_index=True, width="stretch", column_config=config)
 
 
 def path_ui(tree, e) -> None:
@@ -138,8 +140,9 @@ def combine_ui(tree, e) -> None:
     """The leaves reached, their weights and what each adds to the prediction."""
     table = e.contributions()
     fmt = common.number_format()
-    st.dataframe(table, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(format=fmt) for c in table.columns})
+    table, config = shortened_table(table, {c: st.column_config.NumberColumn(format=fmt) for c in table.columns
+                                            if table[c].dtype.kind in "iuf"})
+    st.dataframe(table, width="stretch", column_config=config)
 
 
 v = common.view(pruned=True)

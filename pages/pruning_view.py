@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 import dtlearn
 from pages import common
@@ -63,10 +62,15 @@ class PruneResult:
         return self.pruned.steps[self.base.total_steps:]
 
 
-@st.cache_resource(show_spinner="Pruning…", max_entries=32)
 def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, method: str,
             options: tuple, pair: tuple | None = None) -> PruneResult:
     data = common.prepared(source, target, kinds)
+    return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
+                           lambda: _prune(data, algorithm, settings, method, options, pair))
+
+
+def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, options: tuple,
+           pair: tuple | None) -> PruneResult:
     if pair is not None:
         data = data.select(list(pair))
     opts = dict(options)

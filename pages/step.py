@@ -9,9 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from dtlearn import derivation
+from dtlearn.shorten import LABEL_CHARS, shown
 from pages import charts, common, drawing
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
-from pages.tables import candidate_text, display_table, show_rows
+from pages.tables import candidate_text, display_table, named, show_rows
 
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
@@ -86,7 +87,7 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
     st.caption(f"Each line: the formula, the numbers from the table put in, the result {rounding} (computed "
                "exactly; where the rounded numbers shown give another last digit, as a textbook's arithmetic "
                f"would, the line says so).{logs}")
-    sections = derivation.derivation(table.loc[picked], tree.classes, digits)
+    sections = derivation.derivation(table.loc[picked], tree.classes, digits, limit=LABEL_CHARS)
     ranked = {"gini": "gini", "squared_error": "squared_error"}.get(tree.settings.criterion, "entropy")
     others = sorted({s.family for s in sections} - {"node", ranked})
     for section in sections:
@@ -136,7 +137,8 @@ def threshold_chart(step, tree, candidates) -> str:
     key = f"threshold_attribute_{step.number}"
     if st.session_state.get(key) not in attributes:
         st.session_state[key] = chosen_attribute if chosen_attribute in attributes else attributes[0]
-    attribute = st.selectbox("Attribute", attributes, key=key) if len(attributes) > 1 else attributes[0]
+    attribute = st.selectbox("Attribute", attributes, key=key, format_func=shown) if len(attributes) > 1 \
+        else attributes[0]
     positions = np.flatnonzero(candidates.block == evaluation.attributes.index(attribute))
     if len(positions) > MAX_CUTS:  # every k-th cut, and the best ones kept
         k = -(-len(positions) // MAX_CUTS)
@@ -167,9 +169,10 @@ def show_decision(tree, step) -> None:
                 "is scored and the best one is taken, unless a stopping rule makes the root a leaf. "
                 "Choose the dataset and the algorithm in the sidebar; the **Data** page shows the whole table.")
     elif step.action == "split":
-        st.success(f"**Split.** {md(step.reason)}")
+        st.success(f"**Split.** {md(named(step.reason, step.test.attribute))}")
     elif step.action == "leaf":
-        st.info(f"**Leaf: {md(tree.target)} = {md(step.prediction)}.** {md(step.reason)}")
+        st.info(f"**Leaf: {md(shown(tree.target))} = {md(shown(step.prediction))}.** "
+                f"{md(named(step.reason, tree.target, step.prediction))}")
     else:
         st.warning(f"**{md(step.action.capitalize())}.** {md(step.reason)}")
 
@@ -179,9 +182,9 @@ def summary(tree, step) -> str:
         return "nothing decided yet"
     where = "the root" if step.depth == 0 else f"node {step.node_id}"
     if step.action == "split":
-        return f"split {where} on {md(step.test.attribute)}"
+        return f"split {where} on {md(shown(step.test.attribute))}"
     if step.action == "leaf":
-        return f"{where} becomes a leaf, {md(tree.target)} = {md(step.prediction)}"
+        return f"{where} becomes a leaf, {md(shown(tree.target))} = {md(shown(step.prediction))}"
     return f"{md(step.action)} at {where}"
 
 

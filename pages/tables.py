@@ -7,6 +7,7 @@ import streamlit as st
 from dtlearn import derivation
 from dtlearn.data import label
 from dtlearn.measures import RANKED_BY
+from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible
 from pages import common
 
 MEASURES = {  # table column -> heading; shown when the table has the column
@@ -22,15 +23,19 @@ CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
 RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
 def candidate_text(row) -> str:
+    """The test as a cell shows it: a long name or value cut (dtlearn.shorten), the rest kept."""
+    attribute = str(row["attribute"])
     if row["kind"] == "multiway":
-        return f"{row['attribute']} (by value)"
-    return row["test"].replace("<=", "≤")
+        return f"{shown(attribute)} (by value)"
+    test = str(row["test"])
+    rest = test[len(attribute):].strip() if test.startswith(attribute) else test
+    return f"{shown(attribute)} {shown_branch(rest)}".replace("<=", "≤")
 
 
 def branches_text(row) -> str:
     parts = []
     for i, branch in enumerate(row["branches"]):
-        name = branch[2:] if row["kind"] == "multiway" else branch.replace("<=", "≤")
+        name = shown(branch[2:]) if row["kind"] == "multiway" else shown_branch(branch).replace("<=", "≤")
         if "branch_counts" in row:
             held = "/".join(label(round(c, 3)) for c in row["branch_counts"][i])
         else:
@@ -38,6 +43,47 @@ def branches_text(row) -> str:
             held = f"{label(round(n, 3))} rows, mean {mean:.3f}"
         parts.append(f"{name}: {held}")
     return " · ".join(parts)
+
+
+def named(sentence: str, *names) -> str:
+    """A sentence naming names from a file, each shortened as the cells show it (invisible
+    characters visible everywhere in it)."""
+    for name in sorted(map(str, names), key=len, reverse=True):
+        if len(name) > LABEL_CHARS:
+            sentence = sentence.replace(name, shown(name))
+    return visible(sentence)
+
+
+def shortened_table(frame: pd.DataFrame, config: dict | None = None,
+                    prose: tuple = ()) -> tuple[pd.DataFrame, dict]:
+    """A table of a file's names and values as a page draws it: long text cells and column names
+    cut (dtlearn.shorten), invisible characters made visible. A shortened column name's heading
+    has the whole name in its tooltip; whole cells are on the Data page (one row in full).
+    `config` (column settings by the original names) follows its columns' new names; the
+    `prose` columns hold the app's own sentences and are not cut."""
+    shown_frame = frame.copy()
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype.kind in "biufcmM" or column in prose:  # numbers, dates, sentences: nothing to cut
+            continue
+        text = values.astype("string")
+        long = (text.str.len() > LABEL_CHARS) | text.str.contains(INVISIBLE.pattern, regex=True)
+        long = long.fillna(False).to_numpy(dtype=bool)
+        if long.any():
+            cells = values.astype(object).copy()
+            cells[long] = [shown(v) for v in values[long]]
+            shown_frame[column] = cells
+    names = shown_names(frame.columns)
+    shown_frame.columns = names
+    settings = {}
+    for name, head in zip(frame.columns, names):
+        given = (config or {}).get(name)
+        if head != str(name):
+            tip = common.md(visible(name))
+            given = st.column_config.Column(help=tip) if given is None else {**given, "help": tip}
+        if given is not None:
+            settings[head] = given
+    return shown_frame, settings
 
 
 def ranked_column(tree) -> str:
@@ -50,12 +96,12 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     its column settings: 3 decimals, narrow number columns. The measure the criterion ranks by
     comes first, its heading saying so."""
     records = table.to_dict("records")
-    held = "n, mean" if tree.is_regression else "/".join(tree.classes)
-    shown = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
+    held = "n, mean" if tree.is_regression else "/".join(shown(c) for c in tree.classes)
+    drawn = pd.DataFrame({"candidate": [("✓ " if r["chosen"] else "") + candidate_text(r) for r in records],
                           f"rows per branch ({held})": [branches_text(r) for r in records]}, index=table.index)
     ranked = ranked_column(tree)
     ranked_heading = f"★ {RANKED_NAMES[ranked]}"
-    shown[ranked_heading] = pd.to_numeric(table[ranked], errors="coerce")
+    drawn[ranked_heading] = pd.to_numeric(table[ranked], errors="coerce")
     corrected = "correction" in table and (pd.to_numeric(table["correction"], errors="coerce") > 0).any()
     for column, heading in MEASURES.items():
         if column not in table or column == ranked:
@@ -65,12 +111,12 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
             continue
         if column in ("correction", "corrected_gain") and not corrected:
             continue
-        shown[heading] = values
-    reasons = [r["reason"] if not r["chosen"] else "" for r in records]
+        drawn[heading] = values
+    reasons = [named(r["reason"], r["attribute"]) if not r["chosen"] else "" for r in records]
     reasons = [f"ties with the chosen row (within 1e-12): the first in the table wins{'; ' + why if why else ''}"
                if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]
     if any(reasons):
-        shown["why not chosen"] = reasons
+        drawn["why not chosen"] = reasons
     fmt = common.number_format()
     number = st.column_config.NumberColumn(format=fmt, width=64 if fmt == "%.3f" else 84)
     headings = set(MEASURES.values())
@@ -78,11 +124,11 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
               ranked_heading: st.column_config.NumberColumn(format=fmt, width=90,
                                                             help="What the algorithm ranks the candidates by"),
-              **{h: number for h in shown.columns if h in headings}}
-    if "Gain′" in shown:
+              **{h: number for h in drawn.columns if h in headings}}
+    if "Gain′" in drawn:
         config["Gain′"] = st.column_config.NumberColumn(format=fmt, width=64, help=CORRECTED)
         config["log₂(cuts)/N"] = st.column_config.NumberColumn(format="%.4f", width=84, help=CORRECTED)
-    return shown, config
+    return drawn, config
 
 
 def show_rows(v, partial, node, k: int) -> None:
@@ -96,4 +142,5 @@ def show_rows(v, partial, node, k: int) -> None:
         rows.index = positions + 1
         if (weights != 1).any():
             rows.insert(0, "weight", weights.round(3))
-        box.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420))
+        rows, config = shortened_table(rows)
+        box.dataframe(rows, width="stretch", height=min(38 + 35 * len(rows), 420), column_config=config)

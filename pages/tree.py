@@ -2,11 +2,14 @@
 
 from functools import partial
 
+import pandas as pd
 import streamlit as st
+
+from dtlearn import shorten
 
 from pages import common, drawing
 from pages.common import md
-from pages.tables import display_table, show_rows
+from pages.tables import display_table, shortened_table, show_rows
 
 v = common.view(pruned=True)
 tree = v.tree
@@ -49,7 +52,7 @@ with left:
 
     def name(i):
         node = nodes[i]
-        return f"node {i}: " + (" and ".join(node.path) if node.path else "the root")
+        return f"node {i}: " + (" and ".join(shorten.shown(p) for p in node.path) if node.path else "the root")
 
     node = nodes[st.selectbox("Node", list(nodes), key="tree_node", format_func=name,
                               help="Every node of the tree above, root first; its border turns red.")]
@@ -61,9 +64,11 @@ with left:
         if tree.algorithm == "cart" and node.surrogates:  # how CART routes a missing value
             st.markdown("**Surrogate splits** (CART: used when a row's value for the test is missing; "
                         "agree = share of rows sent the same way, adj = rpart's adjusted agreement):")
-            st.dataframe({"surrogate": [s.describe() for s in node.surrogates],
-                          "agree": [round(s.agree, 3) for s in node.surrogates],
-                          "adj": [round(s.adj, 3) for s in node.surrogates]}, hide_index=True, width="stretch")
+            surrogates, config = shortened_table(pd.DataFrame({
+                "surrogate": [s.describe() for s in node.surrogates],
+                "agree": [round(s.agree, 3) for s in node.surrogates],
+                "adj": [round(s.adj, 3) for s in node.surrogates]}))
+            st.dataframe(surrogates, hide_index=True, width="stretch", column_config=config)
         elif len(node.children) == 2 and tree.algorithm == "cart":
             st.caption("No surrogate split does better than sending every row the majority way.")
     elif node.status == "leaf":
@@ -72,8 +77,10 @@ with left:
         st.markdown("**Not decided yet** at this step.")
 with right:
     if not tree.is_regression:
-        st.dataframe({"class": list(tree.classes), "rows": [round(w, 3) for w in node.class_weights],
-                      "share": [round(p, 3) for p in node.distribution]}, hide_index=True, width="stretch")
+        classes, config = shortened_table(pd.DataFrame({
+            "class": list(tree.classes), "rows": [round(w, 3) for w in node.class_weights],
+            "share": [round(p, 3) for p in node.distribution]}))
+        st.dataframe(classes, hide_index=True, width="stretch", column_config=config)
 
 show_rows(v, shown, node, k)
 grown = next((s for s in tree.steps if s.node_id == node.id and s.action in ("split", "leaf")), None)

@@ -1,0 +1,104 @@
+"""How much work one computation may do, and how far it has come.
+
+The library is unbounded by default: a script that fits a 12-million-node tree gets it. A
+caller that serves many people (the Streamlit app sets one `Budget`, in pages/common.py)
+wraps each computation in `within(budget)`. The loops of growing, pruning and cross-validation
+call `check_time` and `check_nodes` before the work they would do, and past a
+limit raise `TooCostly`: a `DataError` that names the settings that would make the work cheaper.
+Checking before allocating is what keeps memory bounded: a level of 12 million nodes is refused
+while it is still a count.
+
+The same context carries an optional progress callback (`report`), so a page can show how far
+reading, encoding and growing have come without the library knowing about pages.
+
+>>> from dtlearn import fit, load_dataset
+>>> with within(Budget(nodes=5)):
+...     fit(load_dataset("iris"), "cart")
+Traceback (most recent call last):
+...
+dtlearn.budget.TooCostly: This tree would have ... nodes or more, past the 5 allowed here. ...
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from .data import DataError
+
+# What makes each kind of work cheaper, in the sidebar's words.
+GROWING = "Set a Max depth, raise the Min leaf size, or mark many-valued columns as 'ignore'"
+SUBSETS = "Choose a smaller Largest value set |V|, or mark the column as 'ignore'"
+REPEATED = "Use fewer folds or a smaller sample of the rows"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one computation; None: no limit."""
+
+    seconds: float | None = None  # processor time of the computing thread
+    nodes: int | None = None  # nodes of one tree
+
+
+class TooCostly(DataError):
+    """The computation would pass its budget; the message says what would make it cheaper."""
+
+
+@dataclass(eq=False)
+class _Context:
+    budget: Budget
+    deadline: float
+    report: object  # callable(stage: str, done: float | None, detail: str) or None
+
+
+_current: ContextVar[_Context | None] = ContextVar("dtlearn_budget", default=None)
+
+
+@contextmanager
+def within(budget: Budget, report=None):
+    """Run the enclosed computation under `budget` (its clock starts now), reporting progress to
+    `report(stage, done, detail)` (done: a fraction, or None when unknown).
+
+    The clock is the thread's processor time, not the wall's: a server busy with thirty
+    sessions makes every computation wait, and waiting is not the computation's cost."""
+    deadline = time.thread_time() + budget.seconds if budget.seconds is not None else float("inf")
+    token = _current.set(_Context(budget, deadline, report))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current() -> Budget | None:
+    context = _current.get()
+    return context.budget if context else None
+
+
+def check_time(advice: str = GROWING) -> None:
+    """Raise TooCostly when the computation has run past its time limit."""
+    context = _current.get()
+    if context is not None and time.thread_time() > context.deadline:
+        raise TooCostly(f"This needs more than the {_seconds(context.budget.seconds)} of computing allowed here "
+                        f"for one result. {advice}.")
+
+
+def check_nodes(count: int, advice: str = GROWING) -> None:
+    """Raise TooCostly when a tree would have more than the budget's nodes (before they are made)."""
+    context = _current.get()
+    limit = context.budget.nodes if context else None
+    if limit is not None and count > limit:
+        raise TooCostly(f"This tree would have {count:,} nodes or more, past the {limit:,} allowed here. {advice}.")
+    check_time(advice)
+
+
+def report(stage: str, done: float | None = None, detail: str = "") -> None:
+    """Tell the caller's progress display where the computation is (no-op without one)."""
+    context = _current.get()
+    if context is not None and context.report is not None:
+        context.report(stage, done, detail)
+
+
+def _seconds(seconds: float | None) -> str:
+    return f"{seconds:g} seconds" if seconds is not None else "time"

@@ -1,0 +1,76 @@
+"""Text from a file as a drawing shows it: one rule for tree labels, table cells, legends and formulas.
+
+Names and values are computed and kept whole; only where they are drawn is a long one cut, with
+an ellipsis, and a zero-width or direction-changing character written as its code point (in a
+label it would hide text or turn it around). Whoever draws a shortened text keeps the whole one
+reachable (node details, a tooltip, the Data page's row detail).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+# Zero-width, joiner and direction-changing characters (Unicode's Cf format controls a reader cannot see).
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+LABEL_CHARS = 40  # a name or value longer than this is cut where it is drawn
+_MARK = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")
+_BRANCH_PREFIXES = ("<= ", "> ", "= ", "not in ", "in ")
+
+
+def visible(text) -> str:
+    """Invisible characters written as their code point, nothing cut.
+
+    >>> visible("a\u200bb")
+    'a⟨U+200B⟩b'
+    """
+    return INVISIBLE.sub(lambda m: f"⟨U+{ord(m[0]):04X}⟩", str(text))
+
+
+def shown(text, limit: int | None = LABEL_CHARS) -> str:
+    """Text from a file as a drawing shows it: invisible characters made visible, cut at
+    `limit` characters with an ellipsis (never inside a ⟨U+…⟩ mark). Only drawings use it: the
+    tree, tables and formulas keep the text whole.
+
+    >>> shown("a\u202eb"), shown("x" * 50)[-3:], len(shown("x" * 50))
+    ('a⟨U+202E⟩b', 'xx…', 40)
+    >>> shown("abc\u200b", limit=6)
+    'abc…'
+    """
+    text = visible(text)
+    if limit is None or len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    for mark in _MARK.finditer(text, max(0, limit - 10)):
+        if mark.start() < len(head) < mark.end():  # the cut would split a mark: cut before it
+            head = head[:mark.start()]
+    return head + "…"
+
+
+def shown_branch(branch: str, limit: int | None = LABEL_CHARS) -> str:
+    """A branch label (`= value`, `<= 2.5`, `in {a, b}`) with its value part shortened.
+
+    >>> shown_branch("= " + "v" * 60)[:6], len(shown_branch("= " + "v" * 60))
+    ('= vvvv', 42)
+    """
+    for prefix in _BRANCH_PREFIXES:
+        if branch.startswith(prefix):
+            return prefix + shown(branch[len(prefix):], limit)
+    return shown(branch, limit)
+
+
+def shown_names(names: Iterable, limit: int = LABEL_CHARS) -> list[str]:
+    """Column names as a table heads them: shortened, and still distinct (a table cannot have
+    two columns of one name), a repeat numbered within the limit.
+
+    >>> shown_names(["a" * 50, "a" * 51], 10)
+    ['aaaaaaaaa…', 'aaaaaaa… 2']
+    """
+    heads: list[str] = []
+    for name in names:
+        head, n = shown(name, limit), 1
+        while head in heads:
+            n += 1
+            head = shown(name, limit - len(f" {n}")) + f" {n}"
+        heads.append(head)
+    return heads

@@ -1,0 +1,84 @@
+"""The app's shared store (pages/store.py): bounded in bytes, expiring, refusals kept, one
+computation per key however many sessions ask at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import dtlearn
+from pages.store import Store, footprint
+
+MB = 2**20
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_footprint_weighs_arrays_by_their_buffers_and_shared_parts_once():
+    block = np.zeros(MB // 8)  # 1 MB
+    assert MB <= footprint(block) < MB + 1024
+    assert MB <= footprint([block, block, {"again": block}]) < MB + 4096  # the same array once
+    assert 2 * MB <= footprint((block, np.ones(MB // 8))) < 2 * MB + 4096
+
+
+def test_the_least_recently_used_go_when_the_bytes_pass_the_bound():
+    store = Store(max_bytes=3 * MB, ttl=3600)
+    for key in "abc":
+        store.get(key, lambda: np.zeros(MB // 8))
+    store.get("a", lambda: pytest.fail("a is stored"))  # a used again: b is now the oldest
+    store.get("d", lambda: np.zeros(MB // 8))
+    assert "b" not in store and all(k in store for k in "acd")
+    assert store.size <= 3 * MB + 4096
+
+
+def test_an_entry_unused_for_the_ttl_expires():
+    clock = Clock()
+    store = Store(max_bytes=100 * MB, ttl=60, clock=clock)
+    store.get("tree", lambda: "grown")
+    clock.now = 59
+    assert store.get("tree", lambda: "regrown") == "grown"  # used at 59: kept until 119
+    clock.now = 118.5
+    assert store.get("tree", lambda: "regrown") == "grown"
+    clock.now = 200
+    assert store.get("tree", lambda: "regrown") == "regrown"
+
+
+def test_a_refusal_is_kept_and_raised_again_without_computing_again():
+    store, calls = Store(max_bytes=MB, ttl=60), []
+
+    def costly():
+        calls.append(1)
+        raise dtlearn.TooCostly("past the 200,000 allowed here. Set a Max depth.")
+
+    for _ in range(3):
+        with pytest.raises(dtlearn.TooCostly, match="Max depth"):
+            store.get("k", costly)
+    assert calls == [1]
+    with pytest.raises(ZeroDivisionError):  # a bug is not a refusal: not kept
+        store.get("bug", lambda: 1 / 0)
+    assert "bug" not in store
+
+
+def test_sessions_asking_at_once_share_one_computation():
+    store, calls, results = Store(max_bytes=MB, ttl=60), [], []
+
+    def slow():
+        calls.append(1)
+        time.sleep(0.2)
+        return "tree"
+
+    threads = [threading.Thread(target=lambda: results.append(store.get("k", slow))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [1] and results == ["tree"] * 8

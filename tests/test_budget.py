@@ -1,0 +1,136 @@
+"""Budgets (dtlearn.budget): work refused before it is done, with the setting that makes it
+cheaper; progress reports; per-node tables kept for a bounded number of nodes; and the
+cross-validated cost-complexity errors computed from one routing per fold, equal to pruning
+and predicting every subtree of the sequence one by one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dtlearn
+from dtlearn import api, budget, pruning
+from dtlearn.evaluation import accuracy, mean_squared_error
+
+
+def two_wide_columns(n_values: int = 600, rows: int = 1800) -> dtlearn.Dataset:
+    """ID3 on two columns of `n_values` values, 3 rows per value of c, random classes: the root
+    splits c into n_values branches and most children split d into n_values more."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"c": [f"c{i}" for i in rng.permutation(np.arange(rows) % n_values)],
+                          "d": [f"d{i}" for i in rng.integers(0, n_values, rows)],
+                          "y": rng.choice(["a", "b"], rows)})
+    return dtlearn.Dataset(frame, "y")
+
+
+def test_a_tree_past_the_node_budget_is_refused_before_its_level_is_made():
+    data = two_wide_columns()
+    with budget.within(budget.Budget(nodes=50_000)), pytest.raises(dtlearn.TooCostly) as refused:
+        dtlearn.fit(data, "id3")
+    message = str(refused.value)
+    assert "past the 50,000 allowed" in message and "'d'" in message and "Max depth" in message
+    assert isinstance(refused.value, dtlearn.DataError)  # the app's pages show DataErrors as messages
+    # the same data under a budget it fits in, and without any budget: grown as always
+    small = two_wide_columns(n_values=20, rows=60)
+    with budget.within(budget.Budget(nodes=50_000)):
+        inside = dtlearn.fit(small, "id3")
+    assert inside.n_nodes == dtlearn.fit(small, "id3").n_nodes <= 50_000
+
+
+def test_the_node_count_refused_is_the_one_the_next_level_would_reach():
+    # the check runs before each level's children are made: the count it quotes is every node
+    # down to that level (here depth 2: the root, its 30-way split, the splits below it)
+    data = two_wide_columns(n_values=30, rows=90)
+    tree = dtlearn.fit(data, "id3")
+    down_to_two = sum(1 for node in tree.nodes() if len(node.path) <= 2)
+    assert down_to_two > 31 + 30  # several children split again
+    with budget.within(budget.Budget(nodes=down_to_two - 1)), pytest.raises(dtlearn.TooCostly) as refused:
+        dtlearn.fit(data, "id3")
+    assert f"would have {down_to_two:,} nodes" in str(refused.value)
+    with budget.within(budget.Budget(nodes=down_to_two)):
+        assert dtlearn.fit(data, "id3", max_depth=2).n_nodes == down_to_two
+
+
+def test_time_runs_out_between_levels_and_folds():
+    data = dtlearn.load_dataset("iris")
+    with budget.within(budget.Budget(seconds=0.0)):
+        with pytest.raises(dtlearn.TooCostly, match="more than the 0 seconds of computing.*Max depth"):
+            dtlearn.fit(data, "cart")
+    tree = dtlearn.fit(data, "cart")
+    with budget.within(budget.Budget(seconds=0.0)):
+        with pytest.raises(dtlearn.TooCostly, match="fewer folds"):
+            dtlearn.cross_validate(data, "cart", k=3)
+        with pytest.raises(dtlearn.TooCostly):
+            dtlearn.prune(tree, "reduced_error", validation=data)
+    budget.check_time()  # outside: no budget, never refused
+
+
+def test_zaki_s_subset_search_is_refused_as_too_costly():
+    frame = pd.DataFrame({"c": [f"v{i}" for i in range(800)], "y": ["a", "b"] * 400})
+    with pytest.raises(dtlearn.TooCostly, match="Largest value set"):
+        dtlearn.fit(dtlearn.Dataset(frame, "y"), "zaki")
+
+
+def test_progress_reports_encoding_then_growing_up_to_every_row_settled():
+    seen = []
+    with budget.within(budget.Budget(), report=lambda stage, done, detail: seen.append((stage, done, detail))):
+        tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    stages = [stage for stage, _, _ in seen]
+    assert stages[0] == "encoding" and "growing" in stages and stages[-1] == "recording"
+    growing = [done for stage, done, _ in seen if stage == "growing"]
+    assert growing == sorted(growing) and growing[-1] == 1.0  # the last level leaves no row waiting
+    assert seen[-1][2] == f"{tree.n_nodes:,} nodes"
+    assert budget.current() is None  # the context ends with the block
+
+
+def test_budgets_nest_and_restore():
+    outer, inner = budget.Budget(nodes=10), budget.Budget(nodes=20)
+    with budget.within(outer):
+        with budget.within(inner):
+            assert budget.current() is inner
+        assert budget.current() is outer
+
+
+def test_tables_are_kept_for_a_bounded_number_of_nodes_and_rebuilt_the_same():
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    growth = tree.steps[0].origin
+    splits = [step for step in tree.steps if step.action == "split"]
+    first = splits[0].table.copy()
+    for step in splits:
+        step.table
+    assert len(growth._cache["nodes"]) <= growth.NODES_KEPT
+    growth.NODES_KEPT = 2
+    growth._cache["nodes"].clear()
+    for step in splits[1:]:
+        step.table
+    assert list(growth._cache["nodes"]) == [s.node_id for s in splits[-2:]]
+    pd.testing.assert_frame_equal(splits[0].table, first)  # rebuilt on request, equal
+
+
+def slow_errors(grown, sequence, data) -> list[float]:
+    """The definition: prune the first m links, predict every row, score; m = 0..len(sequence)."""
+    errors = []
+    for m in range(len(sequence) + 1):
+        pruned = pruning.with_steps(grown, pruning.prunes_up_to(grown, sequence[:m], float("inf")), {})
+        errors.append(mean_squared_error(pruned, data) if grown.is_regression else 1 - accuracy(pruned, data))
+    return errors
+
+
+@pytest.mark.parametrize("name", ["tips", "iris", "glass", "tennis"])
+def test_prefix_losses_equal_pruning_and_predicting_each_subtree(name):
+    data = dtlearn.load_dataset(name)
+    train, test = dtlearn.train_test_split(data, 0.3, seed=1)
+    grown = dtlearn.fit(train, "cart")
+    sequence = pruning.weakest_links(grown)
+    fast = api._prefix_losses(grown, sequence, test)
+    np.testing.assert_allclose(fast, slow_errors(grown, sequence, test), rtol=0, atol=1e-12)
+
+
+def test_rows_with_missing_values_fall_back_to_predicting_each_subtree():
+    data = dtlearn.load_dataset("watermelon_2alpha")
+    grown = dtlearn.fit(data, "cart")
+    assert api._prefix_losses(grown, pruning.weakest_links(grown), data) is None
+    table = dtlearn.cost_complexity_cv(grown, 3, seed=0)  # still computed, the slow way
+    assert table["cv_error"].notna().all()
