@@ -1,8 +1,12 @@
-"""The overfitting curve: one routing pass and a running sum (dtlearn.overfitting_curve)
-against the definition, every partial tree built and scored anew (the reference), in the same
-process on the same trees. Prints seconds and the ratio. The last case has validation values
-the training part never saw: those rows would be shared between branches, and the curve falls
-back to the definition (ratio about 1).
+"""Incremental evaluation against the definitions, in the same process on the same trees.
+
+1. The overfitting curve: one routing pass and a running sum (dtlearn.overfitting_curve)
+   against every partial tree built and scored anew (the reference).
+2. Cost-complexity cross-validation (dtlearn.cost_complexity_cv, 5 folds): each fold's
+   errors along the weakest-link sequence from one routing pass, against pruning and
+   predicting the subtree of every probe alpha anew (the reference).
+
+Prints seconds and the ratio.
 
     uv run python benchmarks/bench_curve.py
 """
@@ -10,11 +14,13 @@ back to the definition (ratio about 1).
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 
 import dtlearn
+from dtlearn import api
 
 
 def reference(tree, train, validation) -> pd.DataFrame:
@@ -51,6 +57,31 @@ def main() -> None:
         ref = time.perf_counter() - start
         assert np.allclose(fast["validation_accuracy"], slow["validation_accuracy"])
         print(f"{name:24} {algorithm:9} {tree.growth_steps:6} {curve:8.3f} {ref:12.3f} {ref / curve:6.0f}x")
+    print()
+    print("cost-complexity CV, 5 folds  probes  incremental s  reference s  ratio")
+    for name, data in (("tips (regression)", dtlearn.load_dataset("tips")), ("glass", dtlearn.load_dataset("glass")),
+                       ("noisy 4000 x 40 values", noisy(4000, 40))):
+        tree = dtlearn.fit(data, "cart")
+        start = time.perf_counter()
+        fast = dtlearn.cost_complexity_cv(tree, 5, seed=0)
+        incremental = time.perf_counter() - start
+        start = time.perf_counter()
+        with per_probe():
+            slow = dtlearn.cost_complexity_cv(tree, 5, seed=0)
+        ref = time.perf_counter() - start
+        assert np.allclose(fast["cv_error"], slow["cv_error"], rtol=0, atol=1e-12)
+        print(f"{name:28} {len(fast):6} {incremental:14.3f} {ref:12.3f} {ref / incremental:6.0f}x")
+
+
+@contextmanager
+def per_probe():
+    """cost_complexity_cv as it was: every probe's subtree pruned and predicted anew."""
+    saved = api._prefix_losses
+    api._prefix_losses = lambda grown, sequence, data: None
+    try:
+        yield
+    finally:
+        api._prefix_losses = saved
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import pandas as pd
 from . import budget, pruning
 from .data import Dataset, labels_of
 from .evaluation import CrossValidation, accuracy, fold_indices, mean_squared_error, subset
-from .routing import leaves
+from .routing import leaves, most_probable, reach
 from .steps import GROWTH_ACTIONS, SPLIT
 from .induction import _as_dataset, grow_with, resolve_task
 from .settings import Settings, make_settings
@@ -88,7 +88,8 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
         grown = fit_with(train, resolve_task(tree.settings, train))
         sequence = pruning.weakest_links(grown, risk)  # once per fold; each probe takes a prefix
         exceeds = np.array([link.alpha for link in sequence])[None, :] > probes[:, None] + 1e-12
-        prefix = np.where(exceeds.any(axis=1), exceeds.argmax(axis=1) if sequence else 0, len(sequence))  # as prunes_up_to stops
+        first = exceeds.argmax(axis=1) if sequence else 0  # no link (a single leaf): nothing to take
+        prefix = np.where(exceeds.any(axis=1), first, len(sequence))  # as prunes_up_to stops
         losses = _prefix_losses(grown, sequence, test)
         for j, a in enumerate(probes):
             if losses is not None:
@@ -140,13 +141,16 @@ def overfitting_curve(tree: Tree, train: Dataset, validation: Dataset) -> pd.Dat
 
 
 def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
-    """Accuracy of tree.at_step(k) on `data` for k = 0..growth steps."""
+    """Accuracy of tree.at_step(k) on `data` for k = 0..growth steps: rows that one path holds
+    by a running sum of changes at their path's splits; rows with a missing or unseen value
+    (shared between branches, or following surrogates) by their class weights, also updated
+    split by split (`_shared_correct`)."""
     k_max = tree.growth_steps
     if len(data.frame) == 0:
         return np.full(k_max + 1, np.nan)
-    flat, rows = grown.encoded_rows(grown.prepare(data.frame))
-    if grown.is_regression or rows.has_unknown(flat):  # shared rows: predicted tree by tree
+    if grown.is_regression:  # accuracy is a classification measure: each partial tree as it stands
         return np.array([_checked(accuracy, tree.at_step(k), data) for k in range(k_max + 1)])
+    flat, rows = grown.encoded_rows(grown.prepare(data.frame))
     classes = {c: i for i, c in enumerate(grown.classes)}
     truth = np.array([classes.get(label, -1) for label in labels_of(data.frame[data.target])])
     by_id = {node.id: node for node in grown.nodes()}
@@ -156,14 +160,46 @@ def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
         parent[[child.id for child in node.children]] = node.id
         if node.children:
             split_at[node.id] = node.step
+    shared = rows.unknown(flat)
     change = np.zeros(k_max + 2)
-    current = leaves(flat, rows).astype(np.int64)
+    clean = ~shared
+    current = leaves(flat, rows.subset(clean)).astype(np.int64)
+    y_clean = truth[clean]
     while (moving := parent[current] >= 0).any():  # from each row's leaf up to the root
-        below, above, y = current[moving], parent[current[moving]], truth[moving]
+        below, above, y = current[moving], parent[current[moving]], y_clean[moving]
         np.add.at(change, split_at[above], (predicted[below] == y).astype(float) - (predicted[above] == y))
         current = np.where(moving, parent[current], current)
-    correct = (predicted[grown.root.id] == truth).sum() + np.cumsum(change)[:k_max + 1]
+    correct = (predicted[grown.root.id] == y_clean).sum() + np.cumsum(change)[:k_max + 1]
+    if shared.any():
+        correct = correct + _shared_correct(flat, rows.subset(shared), truth[shared], split_at, k_max)
     return correct / len(truth)
+
+
+def _shared_correct(flat, rows, truth: np.ndarray, split_at: np.ndarray, k_max: int,
+                    cells: int = 20_000_000) -> np.ndarray:
+    """How many of `rows` tree.at_step(k) classifies right, k = 0..k_max. A row's class weights
+    are the sum, over the nodes where its weight stops, of that weight times the node's class
+    distribution; when a node splits, the weight that goes on to its children is predicted by
+    them instead. Rows in chunks of at most `cells` numbers."""
+    weights = flat.node_values  # (flat nodes, classes)
+    n_classes = weights.shape[1]
+    splits = [i for i in range(len(flat.ids)) if flat.n_child[i] > 0]
+    chunk = max(1, cells // max(len(flat.ids), (k_max + 2) * n_classes))
+    correct = np.zeros(k_max + 1)
+    for start in range(0, rows.n, chunk):
+        budget.check_time(budget.REPEATED)
+        which = np.zeros(rows.n, dtype=bool)
+        which[start:start + chunk] = True
+        reached = reach(flat, rows.subset(which))  # (flat nodes, chunk)
+        change = np.zeros((k_max + 2, reached.shape[1], n_classes))
+        change[0] = reached[0][:, None] * weights[0]
+        for i in splits:
+            kids = slice(flat.child_start[i], flat.child_start[i] + flat.n_child[i])
+            onward = reached[kids]  # (children, chunk)
+            change[split_at[flat.ids[i]]] += onward.T @ weights[kids] - onward.sum(axis=0)[:, None] * weights[i]
+        chosen = most_probable(np.cumsum(change, axis=0)[:k_max + 1])  # as Tree.predict chooses
+        correct += (chosen == truth[start:start + chunk][None, :]).sum(axis=1)
+    return correct
 
 
 def _checked(function, *args):

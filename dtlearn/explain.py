@@ -266,9 +266,8 @@ class Explanation:
         return pd.DataFrame(rows + [total], index=index, columns=["weight", *columns])
 
     def _tie(self) -> str:
-        top = max(self.distribution)
-        tied = [c for c, p in zip(self.classes, self.distribution) if p == top]  # argmax's own rule
-        return f" (a tie between {', '.join(tied)}: the first class wins)" if len(tied) > 1 else ""
+        together = [c for c, t in zip(self.classes, routing.tied(self.distribution)) if t]  # predict's own rule
+        return f" (a tie between {', '.join(together)}: the first class wins)" if len(together) > 1 else ""
 
 
 def explain(tree, example: Mapping[str, object]) -> Explanation:
@@ -303,7 +302,7 @@ def explain(tree, example: Mapping[str, object]) -> Explanation:
     if tree.is_regression:
         prediction: object = float(final[0])
     else:
-        prediction = tree.classes[int(np.argmax(final))]
+        prediction = tree.classes[int(routing.most_probable(final))]
     example_read = tuple((a, frame.at[0, a]) for a in frame.columns)
     return Explanation(tree.target, () if tree.is_regression else tuple(tree.classes), example_read,
                        tuple(visits), tuple(float(p) for p in final), prediction, _main_path(visits))

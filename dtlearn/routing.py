@@ -223,12 +223,21 @@ class EncodedRows:
 
     def has_unknown(self, flat: FlatTree) -> bool:
         """Whether any value a test reads is missing or never seen."""
+        return bool(self.unknown(flat).any())
+
+    def unknown(self, flat: FlatTree) -> np.ndarray:
+        """(rows,) bool: the rows with a missing or never-seen value of an attribute the tree tests
+        (such a row may be shared between branches or follow a surrogate)."""
+        out = np.zeros(self.n, dtype=bool)
         for i, numeric in enumerate(flat.numeric):
-            if numeric and np.isnan(self.values[:, i]).any():
-                return True
-            if flat.vocabulary[i] and (self.codes[:, i] < 0).any():
-                return True
-        return False
+            if numeric:
+                out |= np.isnan(self.values[:, i])
+            if flat.vocabulary[i]:
+                out |= self.codes[:, i] < 0
+        return out
+
+    def subset(self, which: np.ndarray) -> "EncodedRows":
+        return EncodedRows(self.values[which], self.codes[which], int(np.count_nonzero(which)))
 
 
 def encode_rows(flat: FlatTree, frame: pd.DataFrame) -> EncodedRows:
@@ -286,6 +295,36 @@ def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
     mode = FOLLOW if flat.surrogates else SHARE
     _route(flat, rows, mode, flat.majority, out_values=out)
     return out
+
+
+TIED = 1e-9  # class shares this close (relative) to the largest are a tie: sums over branches round differently
+
+
+def tied(distributions: np.ndarray) -> np.ndarray:
+    """Which classes share the largest probability, along the last axis. A row shared between
+    branches sums its leaves' shares in one order or another; rounding must not break a tie."""
+    d = np.asarray(distributions, dtype=float)
+    best = d.max(axis=-1, keepdims=True)
+    return d >= best - TIED * np.maximum(np.abs(best), 1.0)
+
+
+def most_probable(distributions: np.ndarray) -> np.ndarray:
+    """The index of the most probable class along the last axis; a tie: the first class.
+
+    >>> shares = np.array([[0.3, 0.1 + 0.2]])  # 0.3 and 0.30000000000000004: a tie in arithmetic
+    >>> most_probable(shares).tolist(), np.argmax(shares, axis=-1).tolist()
+    ([0], [1])
+    """
+    return np.argmax(tied(distributions), axis=-1)
+
+
+def reach(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
+    """(flat nodes, rows): the weight of each row reaching each node, routed as in prediction
+    (`distribution`): a C4.5 row shared at an unknown value reaches every branch in part."""
+    totals = np.zeros((len(flat.ids), rows.n))
+    mode = FOLLOW if flat.surrogates else SHARE
+    _route(flat, rows, mode, flat.majority, y=np.arange(rows.n, dtype=np.int64), node_totals=totals)
+    return totals
 
 
 def leaves(flat: FlatTree, rows: EncodedRows) -> np.ndarray:

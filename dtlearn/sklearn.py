@@ -33,6 +33,7 @@ except ImportError as missing:  # pragma: no cover - the core installs without s
 from .api import fit as fit_tree
 from .api import prune
 from .data import Dataset, label
+from .routing import most_probable
 
 __all__ = ["TreeClassifier", "TreeRegressor", "expected_failed_checks"]
 
@@ -210,7 +211,7 @@ class TreeClassifier(ClassifierMixin, _Tree):
     def predict(self, X) -> np.ndarray:
         """The most probable class of each row (a tie: the first in `classes_`, as `Tree.predict`)."""
         probabilities = self.predict_proba(X)
-        return self.classes_[np.argmax(probabilities, axis=1)]
+        return self.classes_[most_probable(probabilities)]
 
 
 class TreeRegressor(RegressorMixin, _Tree):

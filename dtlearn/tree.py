@@ -20,7 +20,7 @@ import pandas as pd
 from . import export
 from .data import label, labels_of
 from .summary import summarize_all, summarize_many
-from .routing import distribution, encode_rows, flatten, leaves
+from .routing import distribution, encode_rows, flatten, leaves, most_probable
 from .steps import COLLAPSE, DISPLAY, GROWTH_ACTIONS, KEEP, LEAF, OWN_VALUE, PRUNE, RAISE, SPLIT, Growth, Step
 
 __all__ = ["COLLAPSE", "GROWTH_ACTIONS", "KEEP", "LEAF", "OWN_VALUE", "PRUNE", "RAISE", "SPLIT", "Growth", "Node",
@@ -261,7 +261,7 @@ class Tree:
         combined = self._combined(frame, missing)
         if self.is_regression:
             return combined[:, 0]
-        return np.asarray(self.classes, dtype=object)[np.argmax(combined, axis=1)]
+        return np.asarray(self.classes, dtype=object)[most_probable(combined)]
 
     def apply(self, frame: pd.DataFrame) -> np.ndarray:
         """The leaf id of each row; at a missing value the row follows the heaviest branch."""

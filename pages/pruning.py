@@ -122,6 +122,6 @@ if result.path is not None:
     if cv_table is not None:
         with st.expander("Cross-validation of α"):
             st.dataframe(cv_table.round(5), hide_index=True, width="stretch")
-if result.curve is None and result.path is None:
+if result.validation is None and result.path is None:
     st.caption("Pessimistic pruning judges each node by its own training rows (no validation set), so there is no "
                "validation curve to draw; the numbers of every decision are above.")

@@ -80,7 +80,8 @@ def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, 
             data, validation=opts["validation"], test=0, seed=int(opts["seed"]))
         base = dtlearn.fit(train, algorithm, **grow_settings)
         pruned = dtlearn.prune(base, method, validation=validation)
-        curve = dtlearn.overfitting_curve(base, train, validation)
+        # accuracy against size: a classification chart (the page shows none for a numeric target)
+        curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, validation)
         return PruneResult(base, pruned, train, validation, curve, None)
     base = dtlearn.fit(data, algorithm, **grow_settings)
     if method == "pessimistic":

@@ -242,7 +242,8 @@ def test_training_accuracy_grows_with_the_tree(name, algorithm):
                                              ("weather_numeric", "zaki")])
 def test_the_overfitting_curve_equals_each_partial_tree_scored_anew(name, algorithm):
     """The running-sum curve (each row routed once) against the definition: tree.at_step(k)
-    grown and scored from scratch at every step (missing values: the step-by-step path)."""
+    grown and scored from scratch at every step (missing values: rows shared between branches
+    or following CART's surrogates, their class weights updated split by split)."""
     data = dtlearn.load_dataset(name)
     train, validation = dtlearn.train_test_split(data, 0.3, seed=3)
     tree = dtlearn.fit(train, algorithm)
@@ -253,3 +254,29 @@ def test_the_overfitting_curve_equals_each_partial_tree_scored_anew(name, algori
         assert (row["nodes"], row["leaves"]) == (partial.n_nodes, partial.n_leaves)
         assert row["train_accuracy"] == pytest.approx(dtlearn.accuracy(partial, train), abs=1e-12)
         assert row["validation_accuracy"] == pytest.approx(dtlearn.accuracy(partial, validation), abs=1e-12)
+
+
+def unseen_values(rows: int, values: int, seed: int = 0) -> dtlearn.Dataset:
+    """A many-valued category (some values in one split part only), a number with missing
+    cells, and label noise: validation rows meet values and gaps the tree must share or follow."""
+    rng = np.random.default_rng(seed)
+    code = rng.integers(0, values, rows)
+    x = np.where(rng.random(rows) < 0.15, np.nan, rng.normal(size=rows))
+    y = np.where(rng.random(rows) < 0.2, rng.integers(0, 3, rows), (code % 3 + (np.nan_to_num(x) > 0)) % 3)
+    return dtlearn.Dataset(pd.DataFrame({"code": [f"v{c}" for c in code], "x": x, "y": [f"c{v}" for v in y]}), "y")
+
+
+@pytest.mark.parametrize("algorithm", ["c45", "cart"])
+def test_the_curve_with_unseen_and_missing_values_equals_each_partial_tree(algorithm):
+    data = unseen_values(300, 60)
+    train, validation = dtlearn.train_test_split(data, 0.3, seed=0)
+    tree = dtlearn.fit(train, algorithm)
+    flat, rows = tree.encoded_rows(tree.prepare(validation.frame))
+    assert rows.unknown(flat).sum() > 10  # the shared path is exercised, beside the clean one
+    curve = dtlearn.overfitting_curve(tree, train, validation)
+    assert tree.growth_steps > 20
+    for k in range(tree.growth_steps + 1):
+        partial = tree.at_step(k)
+        assert curve["validation_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, validation), abs=1e-12)
+        assert curve["train_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, train), abs=1e-12)
+
