@@ -3,7 +3,7 @@
 The library is unbounded by default: a script that fits a 12-million-node tree gets it. A
 caller that serves many people (the Streamlit app sets one `Budget`, in pages/common.py)
 wraps each computation in `within(budget)`. The loops of growing, pruning and cross-validation
-call `check_time` and `check_nodes` before the work they would do, and past a
+call `check_time`, `check_nodes` and `check_cells` before the work they would do, and past a
 limit raise `TooCostly`: a `DataError` that names the settings that would make the work cheaper.
 Checking before allocating is what keeps memory bounded: a level of 12 million nodes is refused
 while it is still a count.
@@ -40,6 +40,7 @@ class Budget:
 
     seconds: float | None = None  # processor time of the computing thread
     nodes: int | None = None  # nodes of one tree
+    cells: int | None = None  # numbers a tree keeps per node, summed: nodes x classes (each a Python float)
 
 
 class TooCostly(DataError):
@@ -91,6 +92,16 @@ def check_nodes(count: int, advice: str = GROWING) -> None:
     if limit is not None and count > limit:
         raise TooCostly(f"This tree would have {count:,} nodes or more, past the {limit:,} allowed here. {advice}.")
     check_time(advice)
+
+
+def check_cells(nodes: int, width: int, advice: str = GROWING) -> None:
+    """Raise TooCostly when `nodes` nodes of `width` class weights each pass the budget's cells:
+    a tree of 20,000 nodes over 600 classes holds 12 million numbers twice (weights, shares)."""
+    context = _current.get()
+    limit = context.budget.cells if context else None
+    if limit is not None and nodes * width > limit:
+        raise TooCostly(f"This tree would keep {nodes:,} nodes x {width:,} classes = {nodes * width:,} class weights, "
+                        f"past the {limit:,} allowed here. {advice}, or choose a target with fewer classes.")
 
 
 def report(stage: str, done: float | None = None, detail: str = "") -> None:

@@ -450,6 +450,7 @@ def _check_size(plan: _Plan, nodes: int, tests: dict) -> None:
         advice = (f"The split on {widest.attribute!r} has {len(widest.branch_labels):,} branches. Mark it 'ignore' "
                   f"or numeric, or choose C4.5 or CART (binary cuts on numbers), or set a Max depth")
     budget.check_nodes(nodes, advice)
+    budget.check_cells(nodes, max(len(plan.encoded.classes), 1), advice)
 
 
 def _any_unknown(level: _Level, split, branch) -> bool:

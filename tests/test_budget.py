@@ -134,3 +134,16 @@ def test_rows_with_missing_values_fall_back_to_predicting_each_subtree():
     assert api._prefix_losses(grown, pruning.weakest_links(grown), data) is None
     table = dtlearn.cost_complexity_cv(grown, 3, seed=0)  # still computed, the slow way
     assert table["cv_error"].notna().all()
+
+
+def test_a_tree_of_many_nodes_over_many_classes_is_refused_by_its_class_weights():
+    # one class per row (an id as the target): ID3's root splits a column of 200 distinct values
+    # into 200 pure leaves, 201 nodes of 200 class weights each = 40,200 numbers
+    frame = pd.DataFrame({"a": [f"a{i}" for i in range(200)], "y": [f"k{i}" for i in range(200)]})
+    data = dtlearn.Dataset(frame, "y")
+    with budget.within(budget.Budget(cells=40_199)), pytest.raises(dtlearn.TooCostly) as refused:
+        dtlearn.fit(data, "id3")
+    assert "201 nodes x 200 classes = 40,200 class weights" in str(refused.value)
+    assert "fewer classes" in str(refused.value)
+    with budget.within(budget.Budget(cells=40_200)):
+        assert dtlearn.fit(data, "id3").n_nodes == 201
