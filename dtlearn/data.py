@@ -8,9 +8,10 @@ on, never another exception type. Files are parsed as text only (no pickle, no e
 from __future__ import annotations
 
 import csv
-import io
 import itertools
+import operator
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -29,6 +30,7 @@ SEPARATOR_NOTES = {
     "\t": "Read as tab-separated (as a spreadsheet copies cells).",
 }
 SNIFF_CHARS, SNIFF_ROWS = 65536, 20  # how much of the start the separator is judged on
+FIRST_CELLS = 1000  # a column's first present cells, checked before all of them
 # A number written with a comma as its decimal mark, as European Excel saves it: 3, -1,5, 0,25,
 # 1,5E-03. No thousands separators: "1.234,5" is not matched, and "1,234" means 1.234.
 DECIMAL_COMMA = r"[+-]?\d+(?:,\d+)?(?:[eE][+-]?\d+)?"
@@ -275,8 +277,8 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
     separator = _separator(text)
     header, body = _header_and_body(text, separator)
-    cells = [[_cell(value) for value in row] for row in body]
-    frame = pd.DataFrame(cells, columns=header, dtype=object)
+    frame = _cells(body, header)
+    del body  # the stripped strings live on in `frame` only
     notes = [SEPARATOR_NOTES[separator]] if separator in SEPARATOR_NOTES else []
     if separator != ",":  # with a comma separator a decimal comma would have split the cell
         converted = _read_decimal_commas(frame)
@@ -291,9 +293,21 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
 
 
 def _records(text: str, separator: str):
-    """The rows of the table, quoted fields kept whole, blank lines skipped."""
-    rows = csv.reader(io.StringIO(text), delimiter=separator)
+    """The rows of the table, quoted fields kept whole, blank lines skipped.
+
+    This is the csv module's reading, the reference the faster `_pandas_table` must match."""
+    rows = csv.reader(_lines(text), delimiter=separator)
     return (row for row in rows if any(cell.strip() for cell in row))
+
+
+def _lines(text: str):
+    """The lines of `text`, each with its newline, as io.StringIO splits them, but without a
+    second copy of the text (StringIO holds 4 bytes a character)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start) + 1 or len(text)
+        yield text[start:end]
+        start = end
 
 
 def _separator(text: str) -> str:
@@ -316,13 +330,130 @@ def _separator(text: str) -> str:
     return max(scores, key=scores.get) if scores else ","
 
 
-def _header_and_body(text: str, separator: str) -> tuple[list[str], list[list[str]]]:
-    """The stripped header and the data rows, every row as wide as the header."""
+def _header_and_body(text: str, separator: str) -> tuple[list[str], pd.DataFrame]:
+    """The stripped header and the data rows' stripped cells, every row as wide as the header.
+
+    pandas' C parser reads the table (`_pandas_table`). Where it cannot promise the csv module's
+    rows, the csv module decides: it counts every row's fields without keeping the rows (so a
+    ragged 100 MB file is refused without holding it as lists), and reads the whole table itself
+    only when the C parser failed on a table it accepts (an unclosed quote at the end, a lone
+    surrogate in pasted text). Either way the errors come in the csv module's order: a field over
+    its size limit anywhere, then the header's, then no data rows, then the first ragged row.
+    """
+    table = _pandas_table(text, separator)
+    if table is not None and not table.unsure:
+        return _checked_header(table.header, np.full(len(table.body), len(table.header)), separator), table.body
+    records = _records(text, separator)
+    header = next(records, None)
+    widths = np.fromiter((len(row) for row in records), dtype=np.int64)
+    header = _checked_header(header, widths, separator)
+    if table is not None and len(table.body) == len(widths):
+        return header, table.body  # every row has the header's width, so the C parser padded none
+    # The old way: kept for the files pandas' C parser cannot read as csv.reader does.
+    cells, _ = _stripped(pd.DataFrame(list(_records(text, separator))[1:], dtype=object))
+    return header, cells
+
+
+@dataclass(frozen=True)
+class _Table:
+    header: list[str]  # as csv.reader splits it, not yet stripped
+    body: pd.DataFrame  # the non-blank data rows' stripped cells, columns 0, 1, ...
+    unsure: bool  # some row may have been too short (see `_pandas_table`)
+
+
+# pandas' C parser set up as csv.reader reads: every cell a str, none taken for missing, quotes
+# as the excel dialect has them. Blank lines are kept (and dropped with the blank rows): with
+# skip_blank_lines=True the C parser drops the spaces before a quote at the start of a line when
+# the line starts near a 256 KB chunk boundary (pandas 3.1), so '  "a,b",1' would read as 'a,b', '1'.
+_C_PARSER = dict(engine="c", header=None, dtype=object, na_filter=False, keep_default_na=False,
+                 skip_blank_lines=False, quoting=csv.QUOTE_MINIMAL, quotechar='"', doublequote=True,
+                 escapechar=None, comment=None, skipinitialspace=False)
+
+
+def _pandas_table(text: str, separator: str) -> _Table | None:
+    """The table read by pandas' C parser, from the header (csv.reader's first non-blank row) on;
+    None when the C parser fails or may disagree with csv.reader.
+
+    The C parser pads a row with too few fields with empty cells: a non-blank row whose last cell
+    is empty may have been too short, so the table is then `unsure` and the caller counts fields.
+    """
+    first = _first_record(text, separator)
+    if first is None:
+        return None
+    header, start = first
+    try:
+        raw = pd.read_csv(_TextFile(text, start), sep=separator, **_C_PARSER)
+    except ValueError:  # ParserError (a row too long, an unclosed quote), UnicodeEncodeError (a lone surrogate)
+        return None
+    if raw.shape[1] != len(header) or raw.iloc[0].tolist() != header:
+        return None  # e.g. a byte order mark starting the header's line: the C parser drops it, csv keeps it
+    raw = raw.iloc[1:]
+    limit = csv.field_size_limit()
+    longest = (max(map(len, raw[column].to_numpy()), default=0) for column in raw.columns)
+    if len(text) - start > limit and max(longest) > limit:
+        return None  # the csv module refuses so long a field, and the caller says so
+    cells, blank = _stripped(raw)
+    unsure = bool((~blank & (raw.iloc[:, -1] == "").to_numpy()).any())
+    return _Table(header, cells[~blank].reset_index(drop=True) if blank.any() else cells.reset_index(drop=True),
+                  unsure)
+
+
+def _first_record(text: str, separator: str) -> tuple[list[str], int] | None:
+    """csv.reader's first non-blank row and the offset in `text` where its first line starts."""
+    consumed = 0
+
+    def lines():
+        nonlocal consumed
+        for line in _lines(text):
+            consumed += len(line)  # csv.reader reads no further than the end of the row it returns
+            yield line
+
+    start = 0
+    for row in csv.reader(lines(), delimiter=separator):
+        if any(cell.strip() for cell in row):
+            return row, start
+        start = consumed
+    return None
+
+
+class _TextFile:
+    """`text` from `start` as a file, read in chunks by pandas: no second copy of a large text."""
+
+    def __init__(self, text: str, start: int):
+        self.text, self.position = text, start
+
+    def read(self, size: int = -1) -> str:
+        end = len(self.text) if size is None or size < 0 else min(self.position + size, len(self.text))
+        chunk, self.position = self.text[self.position:end], end
+        return chunk
+
+
+def _stripped(raw: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+    """Every cell stripped (Python's str.strip), and which rows are blank: every cell empty once
+    stripped, as csv-era reading skipped them.
+
+    Builtins mapped over a column's array run in C, with no Python-level call a cell (pandas'
+    `.str` methods on object columns call a lambda a cell, several times slower)."""
+    cells = pd.DataFrame({column: _mapped(str.strip, raw[column].to_numpy()) for column in raw.columns},
+                         index=raw.index, dtype=object)
+    blank = np.ones(len(cells), dtype=bool)
+    for column in cells.columns:  # mostly the first column already shows that no row is blank
+        blank &= cells[column].to_numpy() == ""
+        if not blank.any():
+            break
+    return cells, blank
+
+
+def _mapped(function, values: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(function, values), dtype=object, count=len(values))
+
+
+def _checked_header(header: list[str] | None, widths: np.ndarray, separator: str) -> list[str]:
+    """The stripped header, once it and the data rows' numbers of fields (`widths`) are usable."""
     name = SEPARATORS[separator]
-    rows = list(_records(text, separator))
-    if not rows:
+    if header is None:
         raise DataError("The file is empty.")
-    header = [cell.strip() for cell in rows[0]]
+    header = [cell.strip() for cell in header]
     for position, column in enumerate(header, start=1):
         if not column:
             hint = f" (a trailing {name}?)" if position == len(header) else ""
@@ -334,49 +465,60 @@ def _header_and_body(text: str, separator: str) -> tuple[list[str], list[list[st
             "The header has a single column. A table needs attribute columns and a target, "
             "separated by commas, semicolons or tabs."
         )
-    body = rows[1:]
-    if not body:
+    if not len(widths):
         raise DataError("The table has a header but no data rows.")
-    for number, row in enumerate(body, start=1):
-        if len(row) != len(header):
-            raise DataError(
-                f"Data row {number} has {len(row)} fields but the header has {len(header)}. "
-                f"Check for a missing or extra {name}."
-            )
-    return header, body
+    ragged = np.flatnonzero(widths != len(header))
+    if ragged.size:
+        row = int(ragged[0])
+        raise DataError(
+            f"Data row {row + 1} has {widths[row]} fields but the header has {len(header)}. "
+            f"Check for a missing or extra {name}."
+        )
+    return header
 
 
 def _read_decimal_commas(frame: pd.DataFrame) -> list[str]:
     """Rewrite, in place, every column written in decimal commas with decimal points; its names.
 
     A column qualifies when every present cell matches `DECIMAL_COMMA` and at least one holds a
-    comma (a column of whole numbers needs no note). One vectorised match per column.
+    comma (a column of whole numbers needs no note). One match a cell, mapped in C, stopping at the
+    first cell that fails.
     """
-    converted = []
+    pattern, converted = re.compile(DECIMAL_COMMA), []
     for name in frame.columns:
-        present = frame[name].dropna()
-        if present.empty or not present.str.contains(",", regex=False).any():
+        present = frame[name].dropna().to_numpy()
+        if not len(present) or not all(map(pattern.fullmatch, present[:FIRST_CELLS])):
+            continue  # a column that does not qualify mostly shows it in its first cells: no pass over all
+        if not any(map(operator.contains, present, itertools.repeat(","))):
             continue
-        if present.str.fullmatch(DECIMAL_COMMA).all():
+        if all(map(pattern.fullmatch, present)):  # as pandas' .str.fullmatch, without a lambda a cell
             frame[name] = frame[name].str.replace(",", ".", regex=False)
             converted.append(name)
     return converted
 
 
-def _cell(value: str):
-    value = value.strip()
-    return None if value in MISSING_MARKERS else value
+def _cells(body: pd.DataFrame, header: list[str]) -> pd.DataFrame:
+    """The stripped cells named by the header, `MISSING_MARKERS` made None (one `isin` a column)."""
+    columns = {}
+    for name, column in zip(header, body.columns):
+        values = body[column].to_numpy(dtype=object, copy=True)
+        values[np.logical_or.reduce([values == marker for marker in MISSING_MARKERS])] = None
+        columns[name] = values
+    return pd.DataFrame(columns, index=body.index, dtype=object)
 
 
 def _typed(column: pd.Series) -> pd.Series:
     """Numbers when every present cell is a finite number, else text."""
     present = column.dropna()
-    if present.empty:
-        return column.astype(object)
-    numbers = pd.to_numeric(present, errors="coerce")
-    if numbers.notna().all() and np.isfinite(numbers.to_numpy(dtype=float)).all():
-        result = pd.to_numeric(column, errors="coerce")
+    if present.empty or not _finite_numbers(pd.to_numeric(present.iloc[:FIRST_CELLS], errors="coerce")):
+        return column.astype(object)  # a text column mostly shows it in its first cells: no pass over all
+    result = pd.to_numeric(column, errors="coerce")
+    if _finite_numbers(result[column.notna()]):  # to_numeric reads each cell on its own: one pass is enough
         if (result.dropna() % 1 == 0).all() and not result.isna().any():
             return result.astype("int64")
         return result.astype(float)
     return column.astype(object)
+
+
+def _finite_numbers(numbers: pd.Series) -> bool:
+    return bool(numbers.notna().all() and np.isfinite(numbers.to_numpy(dtype=float)).all())

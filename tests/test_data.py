@@ -7,6 +7,7 @@ feeds random bytes and random CSV-like text to check that no other exception esc
 
 from __future__ import annotations
 
+import csv
 import io
 import math
 
@@ -393,3 +394,109 @@ def test_random_pasted_text_raises_only_data_error(text):
         return
     assert data.target == data.frame.columns[-1] and len(data.attributes) >= 1
     assert dtlearn.fit(data, "id3").n_leaves >= 1
+
+
+# --- pandas' C parser reads as the csv module did ----------------------------------------------
+
+def test_quoted_fields_hold_newlines_and_separators():
+    raw = b'note;size;class\r\n"two\r\nlines; and a ;";1,5;A\r\n"said ""no"", then";2;B\r\n'
+    data = dtlearn.read_csv(raw)
+    assert data.frame["note"].tolist() == ["two\nlines; and a ;", 'said "no", then']  # CRLF inside read as \n
+    assert data.frame["size"].tolist() == [1.5, 2.0]
+
+
+@pytest.mark.parametrize("bad,fields", [(b"p,1,x,extra\n", 4), (b"p,1\n", 2), (b"p\n", 1)])
+def test_a_ragged_row_far_down_is_named_by_its_data_row(bad, fields):
+    # Blank lines and rows of empty cells are not data rows, so they do not count.
+    good = b"q,2,y\n"
+    raw = b"a,b,c\n" + good * 150_000 + b"\n , ,\n" + good * 10 + bad + good * 5
+    with pytest.raises(dtlearn.DataError, match=rf"^Data row 150011 has {fields} fields but the header has 3\."):
+        dtlearn.read_csv(raw)
+
+
+def test_the_first_ragged_row_wins_whether_short_or_long():
+    good = b"q,2,y\n"
+    short_first = b"a,b,c\n" + good * 70_000 + b"q,2\n" + good * 10 + b"q,2,y,z\n"
+    with pytest.raises(dtlearn.DataError, match=r"^Data row 70001 has 2 fields"):
+        dtlearn.read_csv(short_first)
+    long_first = b"a,b,c\n" + good * 70_000 + b"q,2,y,z\n" + good * 10 + b"q,2\n"
+    with pytest.raises(dtlearn.DataError, match=r"^Data row 70001 has 4 fields"):
+        dtlearn.read_csv(long_first)
+
+
+def test_an_empty_last_cell_is_a_cell_not_a_short_row():
+    data = dtlearn.read_csv(b"a,b,y\n" + b"1,2,p\n" * 1000 + b"3,,q\n" + b"4,?,p\n", target="a")
+    assert data.frame["b"].isna().sum() == 2 and data.frame["y"].iloc[1000] == "q"
+
+
+def test_spaces_before_a_quote_stay_data_at_every_offset():
+    # csv.reader reads '  "q,r",1' as three fields ('  "q', 'r"', '1'): a quote after spaces is text.
+    # pandas' C parser dropped those spaces when the line started near its 256 KB chunk boundary.
+    for size in range(262_140, 262_146):
+        filler = b"a,b,c\n" + b"x,y,z\n" * ((size - 16) // 6)
+        filler += b"w" * (size - len(filler) - 5) + b",1,2\n"
+        data = dtlearn.read_csv(filler + b'  "q,r",1\n' + b"c,d,e\n")
+        assert data.frame.iloc[-2].tolist() == ['"q', 'r"', "1"], size
+
+
+def test_files_the_c_parser_reads_otherwise_are_read_by_the_csv_module():
+    # A byte order mark starting a data row is part of its first cell (the C parser would drop it).
+    data = dtlearn.read_csv(b"a,b\n\xef\xbb\xbfq,1\nr,2\n")
+    assert data.frame["a"].tolist() == ["\ufeffq", "r"]
+    # An unclosed quote runs to the end of the file (the C parser raises on it).
+    data = dtlearn.read_csv(b'a,b\nx,1\ny,"2\nz,3\n')
+    assert data.frame["b"].tolist() == ["1", "2\nz,3"]  # stripped, as every cell
+    # A too-long field anywhere is the csv module's error, before the header's own.
+    with pytest.raises(dtlearn.DataError, match=r"^Could not read the table: field larger than field limit"):
+        dtlearn.read_csv(b"a,a\n" + b"1,x\n" * 10 + b"2," + b"y" * 200_000 + b"\n")
+    # A header longer than the csv module's field limit, in fields within it, is a header.
+    with pytest.raises(dtlearn.DataError, match=r"^The table has a header but no data rows\.$"):
+        dtlearn.read_csv(b"a" * 70_000 + b"," + b"b" * 70_000 + b"\n")
+
+
+def test_two_hundred_thousand_rows_read_as_written():
+    # The expected frame is the values written, not a parse of the text: floats written by repr
+    # read back exactly, '?' and empty cells are missing, quoted text keeps its commas and newlines.
+    n = 200_000
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 1e3, n)
+    count = rng.integers(-50, 50, n)
+    colour = np.array(["red", "green", "blue", "?", ""], dtype=object)[rng.integers(0, 5, n)]
+    note = np.array(["plain", "with, comma", "two\nlines", ' "quoted" '], dtype=object)[rng.integers(0, 4, n)]
+    label = np.array(["yes", "no"], dtype=object)[rng.integers(0, 2, n)]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["x", "count", "colour", "note", "label"])
+    writer.writerows(zip(map(repr, x.tolist()), count.tolist(), colour, note, label))
+    data = dtlearn.read_csv(out.getvalue().encode("utf-8"))
+    expected = pd.DataFrame({
+        "x": x, "count": count.astype(float),  # a Dataset keeps every numeric attribute as floats
+        "colour": pd.Series(np.where(np.isin(colour, ["?", ""]), None, colour), dtype=object),
+        "note": pd.Series([text.strip() for text in note], dtype=object),
+        "label": pd.Series(label, dtype=object),
+    })
+    pd.testing.assert_frame_equal(data.frame, expected)
+    assert data.kinds == {"x": "numeric", "count": "numeric", "colour": "categorical", "note": "categorical"}
+    assert data.frame["colour"].isna().sum() == np.isin(colour, ["?", ""]).sum()
+
+
+def csv_module_table(text: str, separator: str):
+    """The table as csv.reader splits it, the reading dtlearn always promised: its non-blank rows."""
+    rows = csv.reader(io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n")), delimiter=separator)
+    return [[cell.strip() for cell in row] for row in rows if any(cell.strip() for cell in row)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CSV_PIECES, max_size=60).map("".join), st.sampled_from([",", ";", "\t"]))
+def test_rows_and_cells_are_the_csv_modules(text, separator):
+    from dtlearn.data import _header_and_body
+    text = "a" + separator + "b" + separator + "c\n" + text.replace("\x00", "")
+    rows = csv_module_table(text, separator)
+    ragged = [number for number, row in enumerate(rows[1:], start=1) if len(row) != 3]
+    if ragged or len(rows) == 1:
+        message = f"^Data row {ragged[0]} has" if ragged else "no data rows"
+        with pytest.raises(dtlearn.DataError, match=message):
+            _header_and_body(text.replace("\r\n", "\n").replace("\r", "\n"), separator)
+        return
+    header, body = _header_and_body(text.replace("\r\n", "\n").replace("\r", "\n"), separator)
+    assert [header, *body.to_numpy().tolist()] == rows
