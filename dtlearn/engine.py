@@ -126,6 +126,15 @@ class _Plan:
         # a used attribute blocks ID3's reuse: categorical ones, and numbers split per value
         self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
                                       for a in attributes], dtype=bool)
+        self._multiway_tests: dict = {}
+
+    def multiway_test(self, j: int) -> MultiwayTest:
+        """Attribute j's one-branch-per-value test, one object for every node that makes it (its
+        branch labels are made once: 6,000 nodes splitting 6,000 ways held 36 million strings)."""
+        if j not in self._multiway_tests:
+            attribute = self.encoded.attributes[j]
+            self._multiway_tests[j] = MultiwayTest(attribute, self.encoded.categories(attribute))
+        return self._multiway_tests[j]
 
     def _kind(self, attribute: str) -> str:
         e, s = self.encoded, self.settings
@@ -385,6 +394,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     tests, n_children = {}, np.zeros(L, dtype=np.int64)
     at = np.flatnonzero(split)
     js = winner[at]
+    _check_size(plan, grown.size + L, at, js, d.blocks)
     numbers = zip(bests.score[at, js].tolist(), bests.gain[at, js].tolist(), choice.average_gain[at].tolist(),
                   bests.ties[at, js].tolist(), choice.tied[at].sum(axis=1).tolist())
     for i, j, (score, gain, average, ties, n_tied) in zip(at.tolist(), js.tolist(), numbers):
@@ -396,7 +406,6 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
             grown.midpoints[base + i] = float(d.thresholds[i, j]) if (i, j) not in d.blocks else test.threshold
         tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
         grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
-    _check_size(plan, grown.size + L + int(n_children.sum()), tests)
     first_child = np.full(L, -1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
@@ -439,16 +448,25 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback)
 
 
-def _check_size(plan: _Plan, nodes: int, tests: dict) -> None:
-    """Refuse (dtlearn.budget) a level whose children would pass the node budget, before they
-    are made; name the widest split, the usual cause (ID3 on a column of thousands of values)."""
-    if not tests:
+def _check_size(plan: _Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
+    """Refuse (dtlearn.budget) a level whose children would pass the budget, before they or
+    their tests are made; name the widest split, the usual cause (ID3 on a column of thousands
+    of values). `made`: the nodes so far, this level's included."""
+    if budget.current() is None or not len(at):
         return
-    widest = max(tests.values(), key=lambda test: len(test.branch_labels))
+    widths = np.full(len(at), 2, dtype=np.int64)  # a cut or a subset: two branches
+    for k, (i, j) in enumerate(zip(at.tolist(), js.tolist())):
+        if (i, j) in blocks:
+            block = blocks[(i, j)]
+            widths[k] = len(block.values) if block.kind == "multiway" else 2
+        elif j not in plan.threshold_row:
+            widths[k] = len(plan.encoded.categories(plan.encoded.attributes[j]))
+    nodes = made + int(widths.sum())
+    widest = int(np.argmax(widths))
     advice = budget.GROWING
-    if len(widest.branch_labels) > 20:
-        advice = (f"The split on {widest.attribute!r} has {len(widest.branch_labels):,} branches. Mark it 'ignore' "
-                  f"or numeric, or choose C4.5 or CART (binary cuts on numbers), or set a Max depth")
+    if widths[widest] > 20:
+        advice = (f"The split on {plan.encoded.attributes[js[widest]]!r} has {int(widths[widest]):,} branches. Mark it "
+                  "'ignore' or numeric, or choose C4.5 or CART (binary cuts on numbers), or set a Max depth")
     budget.check_nodes(nodes, advice)
     budget.check_cells(nodes, max(len(plan.encoded.classes), 1), advice)
 
@@ -485,7 +503,7 @@ def _test(plan: _Plan, i: int, j: int, index: int, thresholds, blocks):
         if s.threshold_at_data_value:
             cut = data_value_below(encoded.numeric(attribute), cut)
         return ThresholdTest(attribute, cut)
-    return MultiwayTest(attribute, encoded.categories(attribute))
+    return plan.multiway_test(j)
 
 
 def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at, winner) -> np.ndarray:
