@@ -90,35 +90,80 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
         if node.id == highlight:  # red over blue
             attributes.update(HIGHLIGHT)
         yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
+        below = []  # the drawn nodes under this one, in order: its drawn children, and those a fold leads to
         for child in node.children:
             if drawn_ids is None or child.id in drawn_ids:
                 yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(shown(child.branch))}>")
+                below.append(child)
                 continue
-            inside = list(child.walk())
-            leaves = sum(1 for n in inside if not n.children)
-            count = f"{len(inside)} node{'s' if len(inside) != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
-            yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape('(folded)')}>", FOLDED)
+            size, leaves, resumed = _folded(child, drawn_ids)
+            count = f"{size} node{'s' if size != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
+            # a fold in the middle of a long path (neighbourhood) says how many levels it hides
+            note = f"(folded: {resumed[0].depth - child.depth} levels)" if resumed else "(folded)"
+            yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape(note)}>", FOLDED)
             yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(shown(child.branch))}>")
-        stack.extend(reversed([c for c in node.children if drawn_ids is None or c.id in drawn_ids]))
+            for drawn in resumed:
+                yield "edge", (f"h{child.id}", f"n{drawn.id}", f"<{escape(shown(drawn.branch))}>")
+            below.extend(resumed)
+        stack.extend(reversed(below))
+
+
+def _folded(top: Node, drawn_ids: set) -> tuple[int, int, list]:
+    """The nodes and leaves of the subtree under `top` that are not drawn, and the drawn nodes
+    found in it (pre-order: a path folded in the middle resumes at them)."""
+    size = leaves = 0
+    resumed = []
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        if node.id in drawn_ids:
+            resumed.append(node)
+            continue
+        size += 1
+        leaves += not node.children
+        stack.extend(reversed(node.children))
+    return size, leaves, resumed
 
 
 FOLDED = {"style": "rounded,dashed", "color": "gray60", "fontcolor": "gray35", "fillcolor": "#f4f4f4"}
 
 
-def neighbourhood(tree: Tree, node_id: int, depth: int = 2) -> frozenset[int]:
+PATH_LEVELS = 6  # ancestors drawn above a node (and the root); a longer path is folded in between
+
+
+def neighbourhood(tree: Tree, node_id: int, depth: int = 2, path_levels: int = PATH_LEVELS) -> frozenset[int]:
     """The nodes of a large tree's view around one node: its path from the root, the other
-    children of every node on that path, and its subtree `depth` levels down."""
+    children of every node on that path, and its subtree `depth` levels down. On a path of more
+    than `path_levels` ancestors below the root, only the root and the last `path_levels` are
+    kept (a deep tree's view stays a few dozen nodes: `to_dot` folds the levels between)."""
     parent = {child.id: node for node in tree.root.walk() for child in node.children}
     node = tree.node(node_id)
-    ids = {node.id}
+    ancestors = []
     while node.id in parent:
         node = parent[node.id]
+        ancestors.append(node)
+    if len(ancestors) > path_levels + 1:
+        ancestors = ancestors[:path_levels] + ancestors[-1:]
+    ids = {node_id}
+    for node in ancestors:
         ids.add(node.id)
         ids.update(child.id for child in node.children)
     level = [tree.node(node_id)]
     for _ in range(depth):
         level = [child for n in level for child in n.children]
         ids.update(n.id for n in level)
+    return frozenset(ids)
+
+
+def top_levels(tree: Tree, max_nodes: int) -> frozenset[int]:
+    """The nodes of a tree's first levels, as many whole levels as fit in `max_nodes` (the root
+    at least): a tree too large to draw whole, drawn from the top."""
+    ids, level = {tree.root.id}, [tree.root]
+    while level:
+        level = [child for node in level for child in node.children]
+        if len(ids) + len(level) > max_nodes:
+            break
+        ids.update(node.id for node in level)
     return frozenset(ids)
 
 

@@ -44,6 +44,7 @@ class _Work:
     fractions: tuple = ()
     rows: np.ndarray | None = None  # training rows reaching it (pessimistic pruning)
     weights: np.ndarray | None = None  # and their weights
+    counts: np.ndarray | None = None  # their class weights, once asked for (until the rows are re-sorted)
 
     @property
     def id(self) -> int:
@@ -97,10 +98,6 @@ def _step(tree: Tree, number: int, work: _Work, action: str, reason: str, detail
                 class_weights=node.class_weights, prediction=node.prediction, impurity=node.impurity,
                 weight=node.weight, value=node.value, action=action, stop=action if action != KEEP else None,
                 reason=reason, details=details, origin=origin, **extra)
-
-
-def _parents(root: _Work) -> dict:
-    return {child.id: work.id for work in root.walk() for child in work.children}
 
 
 # --- validation data at every node ----------------------------------------------------------
@@ -175,14 +172,13 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
     root = _work(tree.root)
     losses = _Losses(tree, validation)
     order = {step.node_id: step.number for step in tree.steps}
-    parent = _parents(root)
     internal = sorted((w for w in root.walk() if not w.is_leaf), key=lambda w: order[w.id])
-    refused: set[int] = set()
+    below_refused: set[int] = set()  # the nodes under a refused split (never grown)
     errors = losses.leaf(root)  # the tree so far: only the root, as a leaf
     steps, number = [], len(tree.steps)
     for work in internal:
         budget.check_time()
-        if _below_refused(work.id, parent, refused):
+        if work.id in below_refused:
             continue
         as_leaf = losses.leaf(work)
         split = sum(losses.leaf(child) for child in work.children)
@@ -196,7 +192,7 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
                 f"Splitting on {work.test.attribute} lowers validation errors from {_n(as_leaf)} to {_n(split)} "
                 f"({losses.score_name} {before:.3f} -> {after:.3f}): the split is made."), details))
         else:
-            refused.add(work.id)
+            _refuse(work, below_refused)
             steps.append(_step(tree, number, work, PRUNE, (
                 f"Splitting on {work.test.attribute} would give {_n(split)} validation errors instead of "
                 f"{_n(as_leaf)} ({losses.score_name} {before:.3f} -> {after:.3f}): no improvement, so the node stays a "
@@ -204,12 +200,16 @@ def validation_prepruning(tree: Tree, validation) -> Tree:
     return with_steps(tree, steps, {"method": "validation_prepruning"})
 
 
-def _below_refused(node_id: int, parent: dict, refused: set) -> bool:
-    while node_id in parent:
-        node_id = parent[node_id]
-        if node_id in refused:
-            return True
-    return False
+def _refuse(work: _Work, below_refused: set) -> None:
+    """Mark the nodes under a refused split, each once (a marked node's subtree is marked
+    already): linear in the tree's size, where looking up every node's ancestry was quadratic
+    on a deep tree."""
+    stack = list(work.children)
+    while stack:
+        node = stack.pop()
+        if node.id not in below_refused:
+            below_refused.add(node.id)
+            stack.extend(node.children)
 
 
 # --- 2. reduced-error pruning ---------------------------------------------------------------
@@ -298,6 +298,13 @@ class _Training:
     def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return np.bincount(self.encoded.y[rows], weights=weights, minlength=self.k).astype(float)
 
+    def counts(self, work: _Work) -> np.ndarray:
+        """The class weights of the rows at `work`, summed once per assignment (a node is asked
+        again and again: as itself, a child, a leaf below)."""
+        if work.counts is None:
+            work.counts = self.class_weights(work.rows, work.weights)
+        return work.counts
+
     def split(self, work: _Work, rows: np.ndarray, weights: np.ndarray, keep_shares: bool):
         """The rows and weights each child of `work` receives; the shares of the known weight
         are recomputed from these rows (and stored when `keep_shares`). Without an unknown value
@@ -309,10 +316,12 @@ class _Training:
         if keep_shares:
             work.fractions = shares
         if not (branch < 0).any():
-            order = np.argsort(branch, kind="stable")
-            rows[:] = rows[order]
-            weights[:] = weights[order]
-            bounds = np.searchsorted(branch[order], np.arange(n_children + 1))
+            # a stable sort by branch, in linear time (a sort per node is quadratic-log on a deep tree)
+            if (branch[1:] < branch[:-1]).any():  # rows already in branch order stay where they are
+                order = np.concatenate([np.flatnonzero(branch == b) for b in range(n_children)])
+                rows[:] = rows[order]
+                weights[:] = weights[order]
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(branch, minlength=n_children))])
             return [(rows[a:b], weights[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
         unknown = branch < 0
         parts = []
@@ -326,7 +335,7 @@ class _Training:
         stack = [(work, rows, weights)]
         while stack:
             node, node_rows, node_weights = stack.pop()
-            node.rows, node.weights = node_rows, node_weights
+            node.rows, node.weights, node.counts = node_rows, node_weights, None
             if node.is_leaf:
                 continue
             parts = self.split(node, node_rows, node_weights, keep_shares=True)
@@ -379,12 +388,16 @@ def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = Tr
 
 def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps) -> bool:
     """Decide one node (its children decided); True when a branch was raised into its place."""
-    here = training.class_weights(work.rows, work.weights)
-    child_sizes = [float(training.class_weights(c.rows, c.weights).sum()) for c in work.children]
+    work.counts = None  # a raise below may have re-sorted its rows since (the sums' order: the same numbers)
+    here = training.counts(work)
+    child_sizes = [float(training.counts(c).sum()) for c in work.children]
     largest = int(np.argmax(child_sizes))
     leaf = _estimated(here, cf)
-    subtree = sum(_estimated(training.class_weights(w.rows, w.weights), cf) for w in work.leaves())
-    branch = training.branch_errors(work.children[largest], work.rows, work.weights, cf) if raising else float("inf")
+    subtree = sum(_estimated(training.counts(w), cf) for w in work.leaves())
+    branch = float("inf")
+    if raising:  # a leaf branch given all the node's rows errs as the node would as a leaf
+        big = work.children[largest]
+        branch = leaf if big.is_leaf else training.branch_errors(big, work.rows, work.weights, cf)
     n, e = float(here.sum()), float(here.sum() - here.max())
     details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
                "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,
@@ -402,7 +415,7 @@ def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps
         work.test, work.children = raised.test, raised.children
         work.fractions = raised.fractions
         training.assign(work, work.rows, work.weights)
-        new_stats = tuple((w.id, tuple(training.class_weights(w.rows, w.weights)), w.fractions if not w.is_leaf else ())
+        new_stats = tuple((w.id, tuple(training.counts(w)), w.fractions if not w.is_leaf else ())
                           for w in work.walk())
         steps.append(_step(tree, number, work, RAISE, (
             f"The largest branch, with all {_n(n)} rows of this node re-sorted into it, is estimated to make "

@@ -25,7 +25,7 @@ from dtlearn.shorten import LABEL_CHARS, shown
 from pages import store
 
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
-MAX_UPLOAD_MB = 5
+MAX_UPLOAD_MB = 100  # as .streamlit/config.toml's server.maxUploadSize, which Streamlit enforces first
 KINDS = ("categorical", "numeric", "ignore")
 # The Step page's expanders that stay open across steps and pages (app.keep_values):
 THRESHOLDS_OPEN = "thresholds_open"  # the threshold chart
@@ -116,7 +116,7 @@ def digest(content: bytes) -> str:
 # One budget for every computation the app makes (fit, tables, pruning, cross-validation): past
 # it dtlearn raises TooCostly, whose message names the settings that make the work cheaper. The
 # 20,000-level chain tree (39,999 nodes) fits well inside; ID3 on a column of 3,000 values does not.
-BUDGET = dtlearn.Budget(seconds=30, nodes=200_000)
+BUDGET = dtlearn.Budget(seconds=30, nodes=200_000, cells=4_000_000)
 # Every shared result lives in one store, bounded in bytes and forgotten after 30 idle minutes.
 STORE = store.Store(max_bytes=768 * 2**20, ttl=30 * 60)
 
@@ -141,7 +141,8 @@ def _progress(what: str | None, eager: bool):
         if what is None or (now - started < 0.5 and not eager) or now - last < 0.25:
             return
         last = now
-        text = md(f"{what} {stage.capitalize()}{': ' + detail if detail else ''}")
+        said = detail if stage.lower() in what.lower() else f"{stage.capitalize()}{': ' + detail if detail else ''}"
+        text = md(f"{what} {said}")  # "Growing the tree… 38,447 nodes so far", "… Encoding: 600,000 rows"
         value = int(100 * min(max(done or 0.0, 0.0), 1.0))
         if bar is None:
             bar = st.progress(value, text=text)
@@ -630,6 +631,25 @@ def warn_id3_numbers(v: View) -> None:
 
 LARGE_TREE = 40  # nodes: beyond, a tree is drawn around the current node unless asked for whole
 TREE_VIEWS = ("around this node", "the whole tree")
+# Beyond either, `dot` takes seconds to minutes to lay a tree out (a 20,000-level chain: never):
+# "the whole tree" then draws its top levels, and pages without the view draw around a node.
+DRAWN_WHOLE = 1000  # nodes
+DRAWN_LEVELS = 100
+TOP_NODES = 150  # the top levels of a tree too large to draw whole
+
+
+def drawable_whole(tree) -> bool:
+    return tree.n_nodes <= DRAWN_WHOLE and tree.depth <= DRAWN_LEVELS
+
+
+def drawn_around(tree, node_id: int | None):
+    """The nodes to draw on a page without the view's control (None: all): a tree too large to
+    lay out whole is drawn around `node_id` (or its top levels)."""
+    if drawable_whole(tree):
+        return None
+    if node_id is None:
+        return dtlearn.export.top_levels(tree, TOP_NODES)
+    return dtlearn.export.neighbourhood(tree, node_id)
 
 
 def visible_nodes(tree, node_id: int):
@@ -644,8 +664,13 @@ def visible_nodes(tree, node_id: int):
     view = left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", TREE_VIEWS, key="tree_view",
                                   required=True)
     if view != TREE_VIEWS[0]:
-        return None
-    depth = right.number_input("levels below it", 1, 6, 2, key="tree_depth")
+        if drawable_whole(tree):
+            return None
+        st.caption(f"Too large to lay out whole ({tree.n_nodes} nodes, {tree.depth} levels): its top levels are "
+                   "drawn, the rest folded into counted boxes.")
+        return dtlearn.export.top_levels(tree, TOP_NODES)
+    state.setdefault("tree_depth", 2)  # a default and a value from the link would conflict in the widget
+    depth = right.number_input("levels below it", 1, 6, key="tree_depth")
     return dtlearn.export.neighbourhood(tree, node_id, int(depth))
 
 

@@ -89,5 +89,7 @@ st.caption(f"Each rectangle is a node of the tree, coloured by {predicted}: pale
            "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
            "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else "") + sample)
 with st.expander("The tree on these two attributes", expanded=True):
-    dot = partial.to_dot(highlight=step.node_id if step else 0, digits=common.digits(), numbers=True)
+    marked = step.node_id if step else 0
+    dot = partial.to_dot(highlight=marked, digits=common.digits(), numbers=True,
+                         visible=common.drawn_around(partial, marked))
     drawing.tree_chart(dot, column_px=900, max_scale=1.2)

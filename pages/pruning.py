@@ -92,7 +92,8 @@ else:
                 f"{ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
 marked = upcoming.node_id if upcoming is not None else None
-drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True), column_px=900)
+drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True,
+                                visible=common.drawn_around(shown, marked)), column_px=900)
 st.caption("Red border: the node the next decision is about." if marked is not None else "The final pruned tree.")
 
 if done is not None:

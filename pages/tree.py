@@ -11,6 +11,8 @@ from pages import common, drawing
 from pages.common import md
 from pages.tables import display_table, shortened_table, show_rows
 
+PATH_SHOWN = 6  # conditions of a node's path named in the menu
+
 v = common.view(pruned=True)
 tree = v.tree
 common.header("The tree", v)
@@ -41,8 +43,9 @@ common.node_picker(lambda node: st.session_state.update(tree_node=node) if node 
 picked = st.session_state["tree_node"]
 
 # laid out by `dot`: SVG, PNG too
-pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True,
-                                           visible=common.visible_nodes(shown, picked)), column_px=900)
+drawn = common.visible_nodes(shown, picked)
+pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True, visible=drawn),
+                              column_px=900)
 st.caption("Red border: the node whose details are below: click a node to pick it. Dashed: not decided yet. "
            "Click beside the nodes for full screen (scroll to zoom, drag to move).")
 
@@ -51,11 +54,14 @@ left, right = st.columns(2, gap="large")
 with left:
 
     def name(i):
-        node = nodes[i]
-        return f"node {i}: " + (" and ".join(shorten.shown(p) for p in node.path) if node.path else "the root")
+        path = nodes[i].path
+        last = " and ".join(shorten.shown(p) for p in path[-PATH_SHOWN:])  # a deep node: its last conditions
+        return f"node {i}: " + (("… and " if len(path) > PATH_SHOWN else "") + last if path else "the root")
 
-    node = nodes[st.selectbox("Node", list(nodes), key="tree_node", format_func=name,
-                              help="Every node of the tree above, root first; its border turns red.")]
+    # a large tree's menu lists the nodes drawn (40,000 entries would take minutes to name and send)
+    menu = list(nodes) if drawn is None else [i for i in nodes if i in drawn or i == picked]
+    node = nodes[st.selectbox("Node", menu, key="tree_node", format_func=name,
+                              help="Every node drawn above, root first; its border turns red.")]
     st.markdown(f"**Where:** {common.in_words(node.path, node.n)}")
     st.markdown(f"**Rows:** {common.node_text(tree, node)}")
     st.markdown(f"**Predicts:** {md(node.prediction)}")

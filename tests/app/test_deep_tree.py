@@ -1,0 +1,52 @@
+"""A deep chain tree in the app: uploaded, stepped to the end, drawn, partitioned and pruned
+with every method, with Python's recursion limit lowered (any recursion would fail) and no
+traceback or error box (a computation over the app's budget shows one). A 3,000-row chain here
+(2,999 levels) keeps the test short; benchmarks/bench_depth.py runs the 20,000-level one."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+
+from pages.pruning_view import METHODS
+
+DEPTH = 3000
+
+
+def chain_csv(depth: int) -> bytes:
+    x = np.arange(depth)
+    frame = pd.DataFrame({"x": x, "x2": x * 0.5 + 1, "y": np.where(x % 2 == 0, "a", "b")})
+    return frame.to_csv(index=False).encode()
+
+
+def test_a_deep_chain_is_stepped_drawn_partitioned_and_pruned(open_app):
+    app = open_app(dataset="tennis", algo="cart", page="step")
+    app.set("selectbox", "dataset", "__upload__")
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(600)  # far below the tree's depth, above Streamlit's own frames
+    try:
+        app.at.file_uploader(key="upload_file").upload("chain.csv", chain_csv(DEPTH), "text/csv").run()
+        app.assert_clean()
+        app.click("last")
+        app.assert_clean()
+        assert app.headers[0].startswith(f"Step {2 * DEPTH - 1} of {2 * DEPTH - 1}")
+        assert any("(folded:" in tree for tree in app.trees())  # the long path folded in the middle
+        app.page("tree")
+        app.assert_clean()
+        app.set("segmented_control", "tree_view", "the whole tree")  # too large: its top levels
+        app.assert_clean()
+        assert app.trees() and "(folded)" in app.trees()[0]
+        app.page("partitions")
+        app.assert_clean()
+        assert app.figures()
+        app.page("pruning")
+        for method in METHODS:
+            app.set("selectbox", "prune_method", method)
+            app.assert_clean()
+            app.click("prune_last")
+            app.assert_clean()
+            assert app.trees()
+    finally:
+        sys.setrecursionlimit(old)

@@ -1,0 +1,61 @@
+"""A deep tree drawn around a node, and pruned, in time linear in its size.
+
+A chain (x = 0..n-1, classes alternating, CART) is n - 1 levels deep. Around a deep node the
+drawing keeps the root and the last few ancestors and folds the levels between into one box;
+the expected nodes are worked out from the chain's shape (node 2i + 2 splits x <= i + 1.5,
+node 2i + 1 is the leaf beside it). Validation pre-pruning skips the nodes under a refused split
+as the definition says (any refused ancestor), checked against that definition here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+import dtlearn
+from dtlearn.export import neighbourhood, top_levels
+
+
+def chain(n: int) -> dtlearn.Tree:
+    x = np.arange(n)
+    frame = pd.DataFrame({"x": x.astype(float), "y": np.where(x % 2 == 0, "a", "b")})
+    return dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart")
+
+
+def test_a_deep_node_is_drawn_with_its_path_folded_in_the_middle():
+    tree = chain(200)
+    deep = 100  # a split at depth 50: ancestors 98, 96, ..., 2, 0
+    assert tree.node(deep).depth == 50
+    shown = neighbourhood(tree, deep, depth=1, path_levels=3)
+    kept = [0, 94, 96, 98]  # the root and the last three ancestors
+    expected = set(kept) | {c.id for a in kept for c in tree.node(a).children} | {deep, 101, 102}
+    assert shown == expected
+    dot = tree.to_dot(highlight=deep, visible=shown)
+    assert {int(i) for i in re.findall(r"^\tn(\d+) \[", dot, re.M)} == expected
+    # under node 2 (depth 1): nodes 4 .. 93 are folded, 45 levels (depths 2 .. 46) down to node 94
+    folds = {m[0]: m[1:] for m in re.findall(r"^\th(\d+) \[label=<<I>([^<]*)</I><BR/>([^>]*)>", dot, re.M)}
+    assert folds["4"] == ("90 nodes, 45 leaves", "(folded: 45 levels)")
+    assert folds["3"] == ("1 node, 1 leaf", "(folded)")
+    assert "h4 -> n94" in dot and "n2 -> h4" in dot
+    # a short path is drawn whole, as before
+    assert neighbourhood(tree, 6, depth=1, path_levels=3) == {0, 1, 2, 3, 4, 5, 6, 7, 8}
+
+
+def test_the_top_levels_of_a_tree_are_whole_levels():
+    tree = chain(200)
+    assert top_levels(tree, 10) == set(range(9))  # 1 + 2 + 2 + 2 + 2 nodes: the 5th level would make 11
+    assert top_levels(tree, 1) == {0}
+    dot = tree.to_dot(visible=top_levels(tree, 10))
+    assert "(folded)" in dot and "(folded:" not in dot
+
+
+def test_pessimistic_pruning_of_a_chain_matches_the_known_result():
+    """J48's pessimistic pruning on the chain: bottom-up, a node whose two children are leaves
+    (one row and the rest) is kept every other level and pruned between (the trace alternates)."""
+    tree = chain(300)
+    pruned = dtlearn.prune(tree, "pessimistic")
+    actions = [s.action for s in pruned.pruning_steps]
+    assert len(actions) == 299 and set(actions) <= {"keep", "prune"}
+    assert pruned.n_nodes < tree.n_nodes
