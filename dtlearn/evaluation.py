@@ -107,6 +107,8 @@ class CrossValidation:
 
 def fold_indices(data: Dataset, k: int, seed: int = 0) -> list[np.ndarray]:
     """k stratified folds of row positions."""
+    if len(data.frame) < 2:  # "from 2 to 1" would ask for the impossible
+        raise ValueError(f"Cross-validation needs at least 2 rows; this table has {len(data.frame)}.")
     if not isinstance(k, int) or k < 2 or k > len(data.frame):
         raise ValueError(f"The number of folds must be a whole number from 2 to {len(data.frame)}.")
     return split_indices(data, [1 / k] * k, seed)

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import budget, engine
-from .data import Dataset, label, labels_of, ordered_labels
+from .data import DataError, Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .splits import evaluate, explanation
@@ -101,24 +101,25 @@ def infer_task(data: Dataset) -> str:
 
 
 def resolve_task(settings: Settings, data: Dataset) -> Settings:
-    """The settings with `task` decided (auto: `infer_task`) and checked against the data."""
+    """The settings with `task` decided (auto: `infer_task`) and checked against the data; a
+    mismatch (a numeric target for ID3, say) is the data's, so it raises DataError."""
     task = settings.task or infer_task(data)
     if task == "regression":
         if settings.algorithm not in ("cart", "zaki") or settings.categorical_split != "subset":
-            raise ValueError("Regression trees are CART's: choose the cart algorithm for a numeric target "
-                             "(or set Task to Classification to treat its values as classes).")
+            raise DataError("Regression trees are CART's: choose the cart algorithm for a numeric target "
+                            "(or set Task to Classification to treat its values as classes).")
         if settings.priors is not None or settings.class_weight is not None:
-            raise ValueError("Class priors and class weights apply to classification, not regression.")
+            raise DataError("Class priors and class weights apply to classification, not regression.")
         if settings.min_purity is not None:
-            raise ValueError("min_purity (Zaki's pi) applies to classification, not regression.")
+            raise DataError("min_purity (Zaki's pi) applies to classification, not regression.")
         if settings.prune:
-            raise ValueError("prune=True is C4.5's pessimistic pruning, for classification; prune a regression "
-                             "tree with dtlearn.prune(tree, 'cost_complexity', ...).")
+            raise DataError("prune=True is C4.5's pessimistic pruning, for classification; prune a regression "
+                            "tree with dtlearn.prune(tree, 'cost_complexity', ...).")
         criterion = "squared_error"
     else:
         if settings.criterion == "squared_error":
-            raise ValueError("squared_error is the regression criterion; for classes use gini, entropy "
-                             "or gain_ratio.")
+            raise DataError("squared_error is the regression criterion; for classes use gini, entropy "
+                            "or gain_ratio.")
         criterion = settings.criterion
     return replace(settings, task=task, criterion=criterion)
 
