@@ -171,14 +171,20 @@ class Growth:
             self._cache["encoded"] = Encoded(self.data, self.task, self.class_factor)
         return self._cache["encoded"]
 
-    def ancestry(self, node_id: int) -> list[tuple[Step, int]]:
-        """The (split step, branch) pairs from the root down to the node."""
-        chain = []
-        while node_id in self.parent:
-            parent, branch = self.parent[node_id]
-            chain.append((self.splits[parent], branch))
-            node_id = parent
-        return chain[::-1]
+    def ancestry(self, node_id: int) -> tuple[tuple[Step, int], ...]:
+        """The (split step, branch) pairs from the root down to the node (a walk up the parents,
+        kept with the node's table: its rows, path and used attributes all read it)."""
+        if "edges" not in self._cache:  # node id -> (its parent's split step, branch), made once
+            splits = self.splits
+            self._cache["edges"] = {child: (splits[parent], b) for child, (parent, b) in self.parent.items()}
+
+        def make():  # no new tuple per level: a deep chain's would wake the garbage collector
+            parents, edges, chain, node = self.parent, self._cache["edges"], [], node_id
+            while node in parents:
+                chain.append(edges[node])
+                node = parents[node][0]
+            return tuple(reversed(chain))
+        return self._kept(node_id, "ancestry", make)
 
     def path(self, node_id: int) -> tuple[str, ...]:
         return tuple(step.test.condition(b) for step, b in self.ancestry(node_id))
