@@ -21,6 +21,7 @@ import pandas as pd
 from . import derivation
 from .measures import SplitStats
 from .steps import LEAF, SPLIT
+from .table import listed_table
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Work:
 
     step: object  # steps.Step
     row: int | None  # position in step.table (None: a node without candidates)
+    # step.table, or for a long one the rows grading reads (table.listed_table), indexed by position
     table: pd.DataFrame
     classes: tuple[str, ...]
     root_weights: np.ndarray  # (k,) the class weights at the root (for "computed at the root")
@@ -71,18 +73,20 @@ class Work:
             raise ValueError("Practice works on growth steps: a split or a leaf while the tree grows.")
         if not step.class_weights:
             raise ValueError("Practice covers classification; this tree predicts numbers (regression).")
-        table = step.table
+        total = len(step.candidates) if step.candidates is not None else 0
         if row is None:
-            row = step.chosen_row if step.chosen_row is not None else (0 if len(table) else None)
-        elif not 0 <= row < len(table):
-            raise ValueError(f"This node's table has {len(table)} rows; there is no row {row}.")
+            row = step.chosen_row if step.chosen_row is not None else (0 if total else None)
+        elif not 0 <= row < total:
+            raise ValueError(f"This node's table has {total} rows; there is no row {row}.")
+        # a long table: the rows grading reads (this one, the chosen, each attribute's best by every measure)
+        table = listed_table(step, also=(row,), by=("score", "gain", "gain_ratio", "gini_gain"))
         classes = tuple(step.origin.encoded.classes)
         root_weights = np.asarray(root.class_weights if root is not None else step.class_weights, dtype=float)
         return Work(step, row, table, classes, root_weights)
 
     @property
     def candidate(self) -> pd.Series | None:
-        return None if self.row is None else self.table.iloc[self.row]
+        return None if self.row is None else self.table.loc[self.row]
 
     @property
     def counts(self) -> np.ndarray:

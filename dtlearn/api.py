@@ -176,7 +176,7 @@ def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
 
 
 def _shared_correct(flat, rows, truth: np.ndarray, split_at: np.ndarray, k_max: int,
-                    cells: int = 20_000_000) -> np.ndarray:
+                    cells: int = 2_000_000) -> np.ndarray:
     """How many of `rows` tree.at_step(k) classifies right, k = 0..k_max. A row's class weights
     are the sum, over the nodes where its weight stops, of that weight times the node's class
     distribution; when a node splits, the weight that goes on to its children is predicted by

@@ -251,7 +251,7 @@ def grade_choice(work: Work, key: str, entered: str) -> Grade:
     if step.chosen_row is None:
         return Grade(key, entered, "wrong" if entered else "unreadable",
                      f"No split is chosen here: the node becomes a leaf. {step.reason}", None, "leaf")
-    chosen = table.iloc[step.chosen_row]
+    chosen = table.loc[step.chosen_row]
     if key == "attribute":
         return _grade_attribute(work, entered, chosen)
     return _grade_threshold(work, entered, chosen)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .measures import RANKED_BY
 from .steps import LEAF, SPLIT
+from .table import listed_table
 
 LEAF_GUESS = None  # the guess "this node becomes a leaf"
 MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
@@ -49,8 +50,9 @@ def questions(tree) -> tuple:
 
 def options(step) -> dict[str, tuple[str, ...]]:
     """The attributes a student may pick at this node, each with its candidate tests (the
-    table's `test` texts, table order; one for a multiway split)."""
-    table = step.table
+    table's `test` texts, table order; one for a multiway split; of a long table the rows
+    listed: `table.listed_table`)."""
+    table = listed_table(step)
     tests: dict[str, list[str]] = {}
     for attribute, test in zip(table["attribute"].astype(str), table["test"].astype(str)):
         tests.setdefault(attribute, []).append(test)
@@ -77,9 +79,9 @@ def check(step, attribute: str | None, test: str | None = None) -> Guess:
         if attribute is LEAF_GUESS:
             return Guess("right", f"Right: the node becomes a leaf. {step.reason}", "a leaf")
         return Guess("wrong", f"The node becomes a leaf: {step.reason}", "a leaf")
-    table = step.table
-    chosen = table.iloc[step.chosen_row]
     column = _ranked(step)
+    table = listed_table(step, by=("score", column))
+    chosen = table.loc[step.chosen_row]
     measure = MEASURE_NAMES[column]
     won = f"{algorithm} splits on {step.test.describe() if chosen['kind'] != 'multiway' else chosen['attribute']}"
     if attribute is LEAF_GUESS:

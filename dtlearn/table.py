@@ -46,10 +46,28 @@ MEASURE_COLUMNS = ("entropy_before", "entropy_after", "gain", "correction", "cor
 REGRESSION_MEASURES = {"sse_before": "sse_before", "sse_after": "sse_after", "sse_reduction": "reduction",
                        "mse_before": "mse_before", "mse_after": "mse_after"}
 KINDS = ("threshold", "multiway", "subset")
+# A node of a large upload has a cut between every two of its distinct values (a million rows:
+# millions of candidates). Past this many per attribute, a listing keeps that attribute's best
+# ones by score (`CandidateTable.excerpt`): the numbers of the rows listed are the table's own.
+LISTED_PER_ATTRIBUTE = 200
+LISTED_ROWS = 2000  # a table up to this long is listed whole
 
 
 def empty_frame(regression: bool = False) -> pd.DataFrame:
     return pd.DataFrame(columns=REGRESSION_COLUMNS if regression else TABLE_COLUMNS)
+
+
+def listed_table(step, also=(), by: tuple[str, ...] = ("score",)) -> pd.DataFrame:
+    """A step's candidate table as far as it is listed: `step.table` itself up to LISTED_ROWS
+    rows, else its `excerpt` (plus the positions in `also`; `by`: the columns whose best rows
+    must be there), marked chosen as `step.table` marks it. Rows are indexed by their position
+    in the whole table: read them with `.loc`."""
+    candidates = step.candidates
+    if candidates is None or len(candidates) <= LISTED_ROWS:
+        return step.table
+    by = tuple(name for name in by if name in candidates.columns or name in candidates.measure_names)
+    table = candidates.frame(candidates.excerpt(by=by or ("score",), also=(step.chosen_row, *also)).rows)
+    return table.assign(chosen=table.index == step.chosen_row)
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,6 +134,38 @@ class CandidateTable:
             ranked = np.where(mine, score[start:stop], -np.inf) if mine.any() else score[start:stop]
             keep[start + int(np.argmax(ranked))] = True  # argmax: the first of the highest
         return np.flatnonzero(keep)
+
+    def excerpt(self, per_attribute: int = LISTED_PER_ATTRIBUTE, by: tuple[str, ...] = ("score",),
+                also=()) -> "Excerpt":
+        """The rows to list of a table too long to build whole: every candidate of an attribute
+        with at most `per_attribute` of them; of a longer one its `per_attribute` best by score
+        (ties: the first in the table) and its first best by each other column of `by` (so the
+        best of the whole table by any of them is listed too). Each attribute's best row
+        (`best_rows`), the chosen and tied rows and the positions in `also` are always listed."""
+        keep = np.zeros(len(self), dtype=bool)
+        keep[self.best_rows()] = True
+        keep |= self.columns["chosen"] | self.columns["tied"]
+        keep[np.asarray([i for i in also if i is not None], dtype=np.int64)] = True
+        short = []
+        for j, (start, stop) in enumerate(zip(self.starts[:-1], self.starts[1:])):
+            if stop - start <= per_attribute:
+                keep[start:stop] = True
+                continue
+            for k, name in enumerate(by):
+                values = np.nan_to_num(self._block_values(j, name), nan=-np.inf)
+                if k == 0:  # a stable sort: equal scores keep table order
+                    keep[start + np.argsort(-values, kind="stable")[:per_attribute]] = True
+                else:
+                    keep[start + int(np.argmax(values))] = True
+            short.append((self.evaluation.attributes[j], int(keep[start:stop].sum()), int(stop - start)))
+        return Excerpt(np.flatnonzero(keep), tuple(short), by[0])
+
+    def _block_values(self, j: int, name: str) -> np.ndarray:
+        """A column's values over attribute j's rows (a measure not kept: computed for them alone)."""
+        start, stop = self.starts[j], self.starts[j + 1]
+        if name in self.columns:
+            return self.columns[name][start:stop]
+        return _measure(self.evaluation.blocks[j].stats, name, np.arange(stop - start))
 
     @cached_property
     def _frame(self) -> pd.DataFrame:
@@ -190,6 +240,22 @@ class CandidateTable:
             ZERO_RATIO: "gain ratio is 0",
         }
         return texts[code]
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """The rows of a candidate table that a listing shows (`CandidateTable.excerpt`)."""
+
+    rows: np.ndarray  # positions in the whole table, ascending
+    short: tuple[tuple[str, int, int], ...]  # (attribute, rows listed, candidates) of each attribute cut short
+    ranked_by: str  # the column that picked the rows kept
+
+    def note(self, measure: str | None = None) -> str:
+        """What was left out, in words ('' when nothing was): '200 of 199,998 candidates of height
+        listed (the best by gain ratio)'."""
+        by = measure or self.ranked_by
+        return "; ".join(f"{listed:,} of {total:,} candidates of {attribute} listed (the best by {by})"
+                         for attribute, listed, total in self.short)
 
 
 def _measure(stats, name: str, rows: np.ndarray) -> np.ndarray:

@@ -31,6 +31,7 @@ from .data import label
 from .measures import RANKED_BY
 from .splits import USED
 from .steps import GROWTH_ACTIONS, SPLIT
+from .table import listed_table
 
 ACTIONS = {"split": "a split", "leaf": "a leaf"}
 MAX_ROWS = 40  # training rows printed; a longer table is cut and the sheet says so
@@ -176,7 +177,7 @@ def _values(row, columns, digits: int) -> str:
 def _split_part(step, tree, number: int, digits: int) -> Part:
     criterion = tree.settings.criterion
     about = CRITERIA[criterion]
-    table, classes = step.table, tree.classes
+    table, classes = listed_table(step), tree.classes  # indexed by position: each attribute's best is there
     # The node itself: all its rows (a candidate's own row holds D~, its known rows, when values are missing)
     whole = {"branch_counts": (tuple(step.class_weights),), "n": float(sum(step.class_weights)), "known": 1.0}
     before = "entropy_before" if about.family == "entropy" else "gini_before"
@@ -186,10 +187,10 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
                           (derivation.node_counts(whole, classes), impurity(whole, classes, digits)))]
     candidates = step.candidates
     best = [int(i) for i in candidates.best_rows()]
-    used = [str(table.iloc[i]["attribute"]) for i in best if candidates.reason_code[i] == USED]
+    used = [str(table.loc[i]["attribute"]) for i in best if candidates.reason_code[i] == USED]
     for i in best:
         if candidates.reason_code[i] != USED:
-            questions.append(_candidate_question(table.iloc[i], classes, number + len(questions), criterion, digits))
+            questions.append(_candidate_question(table.loc[i], classes, number + len(questions), criterion, digits))
     questions.append(Question(number + len(questions), "Which test does the algorithm choose?",
                               f"The test {step.test.describe()}. {step.reason}"))
     note = f"Tested already on this path, so not a candidate here: {', '.join(used)}." if used else ""

@@ -18,6 +18,7 @@ from dtlearn.shorten import shown, shown_names, visible
 from .common import plain
 
 FONT = dict(size=16)
+HISTOGRAM_POINTS = 20_000  # values a histogram sends to the browser; beyond, its bins are counted here
 MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain"}
 
 
@@ -57,9 +58,20 @@ def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
 
 
 def target_histogram(values: pd.Series, target: str) -> go.Figure:
-    """A numeric target (regression): how its values are spread."""
-    fig = go.Figure(go.Histogram(x=values, marker_color=PALETTE[4], marker_line=dict(color="#555", width=1),
-                                 hovertemplate="%{x}: %{y} rows<extra></extra>"))
+    """A numeric target (regression): how its values are spread. Past HISTOGRAM_POINTS values the
+    bins are counted here, over every row (the browser would otherwise receive each value)."""
+    style = dict(marker_color=PALETTE[4], marker_line=dict(color="#555", width=1))
+    known = pd.to_numeric(values, errors="coerce").dropna().to_numpy(dtype=float)
+    if len(known) <= HISTOGRAM_POINTS:
+        fig = go.Figure(go.Histogram(x=values, hovertemplate="%{x}: %{y} rows<extra></extra>", **style))
+    else:
+        counts, edges = np.histogram(known, bins="auto" if len(np.unique(known)) > 1 else 1)
+        if len(counts) > 200:
+            counts, edges = np.histogram(known, bins=200)
+        fig = go.Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=np.diff(edges),
+                               customdata=np.column_stack([edges[:-1], edges[1:]]),
+                               hovertemplate="%{customdata[0]:.4g} to %{customdata[1]:.4g}: %{y} rows<extra></extra>",
+                               **style))
     fig.update_xaxes(title=short(target))
     fig.update_yaxes(title="rows")
     return _layout(fig, 360)
@@ -153,6 +165,36 @@ def _scaled(values: list[float], low: float, high: float) -> list[str]:
     return sample_colorscale(SCALE, [(v - low) / (high - low) if high > low else 0.5 for v in values])
 
 
+MANY_REGIONS = 400  # beyond this, regions and cuts are drawn as a few traces, not one shape each
+LABELLED_CUTS = 40  # ... and only the newest cuts carry their step number
+
+
+def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step: int | None) -> None:
+    """Thousands of regions (a 20,000-level chain) as one filled trace per colour and all cuts as
+    one line trace: Plotly lays out a trace of many polygons in milliseconds, while a shape each
+    took seconds per step to build and draw."""
+    groups: dict[tuple[str, bool], tuple[list, list]] = {}
+    for r, fill in zip(rectangles, fills):
+        xs, ys = groups.setdefault((fill, r.status == "pending"), ([], []))
+        xs.extend([r.x0, r.x1, r.x1, r.x0, r.x0, None])
+        ys.extend([r.y0, r.y0, r.y1, r.y1, r.y0, None])
+    for (fill, pending), (xs, ys) in groups.items():
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", fill="toself", fillcolor=fill, opacity=0.18 if pending
+                                 else 0.5, line=dict(width=0), hoverinfo="skip", showlegend=False))
+    xs, ys = [], []
+    for line in lines:
+        if line.step == current_step:
+            continue  # the newest cut is drawn on its own, in red, with its label
+        if line.attribute == x:
+            xs.extend([line.value, line.value, None])
+            ys.extend([line.start, line.end, None])
+        else:
+            xs.extend([line.start, line.end, None])
+            ys.extend([line.value, line.value, None])
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#333", width=1), hoverinfo="skip",
+                             showlegend=False))
+
+
 def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, target: str, classes,
                     current_step: int | None, bounds, values: dict | None = None,
                     points: pd.DataFrame | None = None) -> go.Figure:
@@ -173,11 +215,15 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
         fills = _scaled([values[r.leaf_id] for r in rectangles], low, high)
     else:
         fills = [colour(classes, r.prediction) for r in rectangles]
-    for r, fill in zip(rectangles, fills):
-        pending = r.status == "pending"
-        shapes.append(dict(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
-                           opacity=0.18 if pending else 0.5,
-                           line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0)))
+    if len(rectangles) > MANY_REGIONS:
+        _many_regions(fig, rectangles, fills, lines, x, current_step)
+        lines = sorted(lines, key=lambda line: line.step or 0)[-LABELLED_CUTS:]  # the newest, labelled below
+    else:
+        for r, fill in zip(rectangles, fills):
+            pending = r.status == "pending"
+            shapes.append(dict(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
+                               opacity=0.18 if pending else 0.5,
+                               line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0)))
     for line in lines:
         newest = line.step == current_step
         style = dict(color="#d62728" if newest else "#333", width=4 if newest else 2)

@@ -9,19 +9,23 @@ from pages import charts, common
 from pages.common import md
 from pages.tables import shortened_table
 
+PREVIEW_ROWS = 1000  # rows of the table sent to the browser (a 100 MB upload has a million)
+
+
 def pick_row() -> None:  # a click on a row shows it whole below the table
     rows = st.session_state["data_table"]["selection"].get("rows", [])
     if rows:
         st.session_state["data_row"] = rows[-1] + 1
 
 
-def row_ui(table) -> None:
-    """One row with every name and value whole (invisible characters shown as ⟨U+…⟩)."""
-    number = st.number_input("Read a row whole", min_value=1, max_value=max(len(table), 1), value=None, step=1,
+def row_ui(frame) -> None:
+    """One row with every name and value whole (invisible characters shown as ⟨U+…⟩): any row
+    of the file, not only the ones previewed."""
+    number = st.number_input("Read a row whole", min_value=1, max_value=max(len(frame), 1), value=None, step=1,
                              key="data_row", placeholder="row number")
-    if number is None or not 1 <= number <= len(table):
+    if number is None or not 1 <= number <= len(frame):
         return
-    cells = table.loc[int(number)]
+    cells = frame.iloc[int(number) - 1]
     st.markdown("  \n".join(f"**{md(visible(name))}:** {md(visible(value))}" for name, value in cells.items()))
 
 
@@ -44,14 +48,18 @@ cells[3].metric("Missing cells", int(summary["missing"].sum()))
 left, right = st.columns([3, 2], gap="large")
 with left:
     st.subheader("The table")
-    table = v.data.frame.copy()
+    frame = v.data.frame
+    table = frame.iloc[:PREVIEW_ROWS].copy()  # only what is shown is shortened and sent
     table.index = range(1, len(table) + 1)
     drawn, config = shortened_table(table)
     st.dataframe(drawn, height=min(38 + 35 * len(table), 560), width="stretch", column_config=config,
                  key="data_table", on_select=pick_row, selection_mode="single-row")
+    if len(frame) > PREVIEW_ROWS:
+        st.caption(f"The first {PREVIEW_ROWS:,} of {len(frame):,} rows (the whole table is the file); every "
+                   "row counts in the numbers on this page and in the tree.")
     st.caption("Names and values longer than 40 characters are cut in the tables (⟨U+…⟩: an invisible "
                "character); click a row, or give its number, to read it whole.")
-    row_ui(table)
+    row_ui(frame)
     ignored = [a for a, k in v.choices.kinds if k == "ignore"]
     if ignored:
         st.caption("Left out (kind *ignore*): " + ", ".join(md(a) for a in ignored))

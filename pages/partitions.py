@@ -85,9 +85,12 @@ hidden = len(frame) - len(drawable)
 sample = (f" The points are drawn from a sample of {len(points):,} of {len(drawable):,} rows (the same rows every "
           "time, each class keeping its share); the rectangles are computed on every row."
           if len(points) < len(drawable) else "")
+numbered = (f" With {len(rectangles):,} regions only the newest {charts.LABELLED_CUTS} cuts are numbered."
+            if len(rectangles) > charts.MANY_REGIONS else "")
 st.caption(f"Each rectangle is a node of the tree, coloured by {predicted}: pale while it is not "
            "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
-           "(the newest in red)." + (f" {hidden} rows with a missing value are not drawn." if hidden else "") + sample)
+           "(the newest in red)." + numbered + (f" {hidden} rows with a missing value are not drawn." if hidden else "")
+           + sample)
 with st.expander("The tree on these two attributes", expanded=True):
     marked = step.node_id if step else 0
     dot = partial.to_dot(highlight=marked, digits=common.digits(), numbers=True,

@@ -10,6 +10,7 @@ import streamlit as st
 from dtlearn import grading, quiz
 from dtlearn.data import label
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
+from dtlearn.table import listed_table
 from pages import common, drawing
 from pages.tables import candidate_text, display_table
 from pages.common import md
@@ -62,9 +63,9 @@ def branch_text(name: str) -> str:
 
 def candidate_rows(step) -> dict[int, str]:
     """Each attribute's best row (and the chosen one): the rows a student is likely to work."""
-    table = step.table
+    table = listed_table(step)  # indexed by position (a long table: the rows listed)
     best = step.candidates.best_rows() if step.candidates is not None else []
-    return {int(i): candidate_text(table.iloc[int(i)]) + ("  (chosen)" if table.iloc[int(i)]["chosen"] else "")
+    return {int(i): candidate_text(table.loc[int(i)]) + ("  (chosen)" if table.loc[int(i)]["chosen"] else "")
             for i in best}
 
 
@@ -300,13 +301,13 @@ def _hand_options(step) -> dict:
     from dtlearn.by_hand import LEAF
 
     options = {ALGORITHMS_CHOICE: "Leave it to the algorithm", LEAF: "Make it a leaf"}
-    table = step.table
+    table = listed_table(step)  # indexed by position (a long table: the rows listed)
     if step.candidates is None or not len(table):
         return options
     best = step.candidates.best_rows()
     ranked = common.CRITERION_TITLES.get(step.origin.settings.criterion, "score")
-    for i in list(best) + [i for i in range(min(len(table), 400)) if i not in set(best)]:
-        row = table.iloc[int(i)]
+    for i in list(best) + [i for i in table.index[:400] if i not in set(best)]:
+        row = table.loc[int(i)]
         options[str(row["test"])] = f"{candidate_text(row)} ({ranked.lower()} {float(row['score']):.4f})"
     return options
 

@@ -172,7 +172,13 @@ path_ui(tree, explained)
 
 st.subheader("The tree")
 reached = explained.reached
-dot = tree.to_dot(highlight=explained.highlight, digits=common.digits(), numbers=True, highlights=reached)
+drawn = common.drawn_around(tree, explained.highlight)  # a tree too large to lay out: around the path
+if drawn is not None:
+    drawn = drawn | frozenset(reached[:common.TOP_NODES])
+    st.caption(f"This tree has {tree.n_nodes} nodes, too many to lay out: the example's path is drawn with the "
+               "branches beside it, the rest folded into counted boxes.")
+dot = tree.to_dot(highlight=explained.highlight, digits=common.digits(), numbers=True, highlights=reached,
+                  visible=drawn)
 drawing.tree_chart(dot, column_px=900)
 split = " (of its heaviest path: it went down several branches)" if explained.is_split else ""
 st.caption(f"Blue border: the {len(reached)} nodes the example reaches; red: where its path ends{split}.")

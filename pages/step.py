@@ -10,6 +10,7 @@ import streamlit as st
 
 from dtlearn import derivation
 from dtlearn.shorten import LABEL_CHARS, shown
+from dtlearn.table import LISTED_ROWS
 from pages import charts, common, drawing
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 from pages.tables import candidate_text, display_table, named, show_rows
@@ -17,13 +18,13 @@ from pages.tables import candidate_text, display_table, named, show_rows
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
 MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
-MAX_ROWS = 2000  # never list more (an upload can have a cut between every two of its rows)
+MAX_ROWS = LISTED_ROWS  # beyond, each attribute's best cuts only (an upload can have a cut between every two rows)
 MAX_CUTS = 1500  # points of the threshold chart; beyond, every k-th cut and the best ones
 
 
 def candidates_ui(step, tree) -> pd.DataFrame:
     """The candidate table; returns its rows as shown: each attribute's best cut first, every cut
-    when the student asks for them (up to MAX_ROWS)."""
+    when the student asks for them (past MAX_ROWS, each attribute's best: `CandidateTable.excerpt`)."""
     candidates = step.candidates
     st.subheader("Candidate splits")
     if tree.is_regression:
@@ -42,12 +43,12 @@ def candidates_ui(step, tree) -> pd.DataFrame:
                           help="Off: each numeric attribute's best cut only (the chart below shows all of them).")
         best = candidates.best_rows()
         positions = best
-        if every:
-            rest = np.setdiff1d(np.arange(len(candidates)), best)[:max(MAX_ROWS - len(best), 0)]
-            positions = np.sort(np.concatenate([best, rest]))
-            if len(candidates) > MAX_ROWS:
-                st.caption(f"{len(candidates)} candidates are too many to list: each attribute's best, then the "
-                           f"first in table order up to {MAX_ROWS}; the chart below shows every cut.")
+        if every and len(candidates) > MAX_ROWS:  # a large node: each attribute's best by the ranked measure
+            excerpt = candidates.excerpt()
+            positions = excerpt.rows
+            st.caption(f"{md(excerpt.note(ranked))}; the chart below draws every cut.")
+        elif every:
+            positions = None
     rows = candidates.frame(positions)
     if step.action != "split":
         rows = rows.assign(chosen=False)

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dtlearn import shorten
+from dtlearn.table import LISTED_PER_ATTRIBUTE, LISTED_ROWS, listed_table
 
 from pages import common, drawing
 from pages.common import md
@@ -116,10 +117,13 @@ if pictures:  # drawn when clicked: a big tree's PNG takes seconds, and most ste
                                key="download_png", on_click="ignore", width="stretch")
 columns[3].download_button("Rules (text)", "\n".join(rules) + "\n", f"{stem}-rules.txt", "text/plain",
                            key="download_rules", on_click="ignore", width="stretch")
-if k and len(tree.steps[k - 1].table):
-    table = tree.steps[k - 1].table
-    columns[4].download_button(f"Step {k} table (CSV)", table.to_csv(index=False), f"{stem}-table.csv",
-                               "text/csv", key="download_table", on_click="ignore", width="stretch")
+candidates = tree.steps[k - 1].candidates if k else None
+if candidates is not None and len(candidates):  # written when clicked; a long table: the rows listed
+    listed = partial(lambda step: listed_table(step).to_csv(index=False), tree.steps[k - 1])
+    columns[4].download_button(f"Step {k} table (CSV)", listed, f"{stem}-table.csv", "text/csv",
+                               key="download_table", on_click="ignore", width="stretch",
+                               help=f"Past {LISTED_ROWS:,} rows: each attribute's {LISTED_PER_ATTRIBUTE} best "
+                                    "candidates by score, and the chosen one.")
 else:
     columns[4].caption("No candidate table at this step.")
 if not pictures:

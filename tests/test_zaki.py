@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -171,3 +172,15 @@ def test_root_at_most_eta_rows_is_a_leaf(sepal_length_bins):
 def test_bad_zaki_settings(sepal_length_bins, options, message):
     with pytest.raises(ValueError, match=message):
         dtlearn.fit(sepal_length_bins, "zaki", **options)
+
+
+def test_sets_of_few_among_many_values_are_summed_from_their_members_as_the_product_sums_them():
+    # candidates._subset_sums: Zaki's sets of <= 2 of 300 values take the sparse path; the
+    # definition is the product of the membership matrix with the per-value weights
+    from dtlearn.candidates import _subset_sums, small_subsets
+
+    rng = np.random.default_rng(4)
+    sums = rng.integers(0, 9, size=(300, 3)).astype(float)
+    subsets, _ = small_subsets(sums, 2)
+    assert subsets.shape == (300 + 300 * 299 // 2, 300)
+    np.testing.assert_array_equal(_subset_sums(subsets, sums), subsets.astype(float) @ sums)

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pandas as pd
 
+import dtlearn
 from dtlearn import derivation
 from dtlearn.partition import drawn_sample
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch, shown_names, visible
@@ -203,3 +204,28 @@ def test_a_large_table_is_drawn_from_a_stated_sample(open_app):
     mine = frame[frame["class"] == "above"]
     assert set(drawn["above"]) <= set(mine.iloc[:, 0]) | set(mine.iloc[:, 1])  # rows of that class
     assert any(f"drawn from a sample of 20,000 of {rows:,} rows" in c.value for c in app.at.caption)
+
+
+def test_thousands_of_regions_are_drawn_as_a_few_traces_with_the_newest_cuts_numbered():
+    # a chain of 1,000 rows (x = 0..999, classes alternating): every cut leaves one row, 1,000
+    # regions, past charts.MANY_REGIONS: one filled trace per colour, one trace of cuts, and the
+    # step numbers of the newest LABELLED_CUTS cuts only
+    from pages import charts
+
+    n = 1000
+    frame = pd.DataFrame({"x": np.arange(n, dtype=float), "x2": np.arange(n) * 0.5,
+                          "y": np.where(np.arange(n) % 2 == 0, "a", "b")})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart")
+    from dtlearn.partition import default_bounds
+
+    bounds = default_bounds(tree, "x", "x2")
+    rectangles, lines = dtlearn.partition(tree, "x", "x2", bounds), dtlearn.split_lines(tree, "x", "x2", bounds)
+    assert len(rectangles) == n > charts.MANY_REGIONS
+    newest = max(line.step for line in lines)
+    figure = charts.partition_chart(rectangles, lines, frame, "x", "x2", "y", tree.classes, newest, bounds)
+    filled = [t for t in figure.data if t.fill == "toself"]
+    assert len(filled) == 2  # the two classes' colours (every region is decided)
+    assert sum(list(t.x).count(None) for t in filled) == n  # every region, as one closed polygon
+    numbers = sorted(int(a.text.strip("<b/>")) for a in figure.layout.annotations)
+    assert numbers == sorted(line.step for line in lines)[-charts.LABELLED_CUTS:] and numbers[-1] == newest
+    assert len(figure.layout.shapes) == charts.LABELLED_CUTS
