@@ -36,7 +36,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -353,24 +352,9 @@ async def browser_sessions(url: str, links: list, steps: int, think: float, outc
 # the server and its memory -------------------------------------------------------------------
 
 def start_server(log) -> tuple[subprocess.Popen, int]:
-    """`streamlit run app.py` on a free port (as tests/browser/conftest.py), its output to `log`."""
-    port = conftest.free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as response:
-                if response.read().decode().strip() == "ok":
-                    return process, port
-        except OSError:
-            time.sleep(0.1)
-    conftest.stop_server(process)
-    raise RuntimeError("streamlit did not answer /_stcore/health within 30 s")
+    """`streamlit run app.py` on a free port (tests/browser/conftest.py), its output to `log`."""
+    process, url = conftest.start_server(ROOT, log)
+    return process, int(url.rsplit(":", 1)[1])
 
 
 def status_kib(pid: int | str, field_name: str) -> int:

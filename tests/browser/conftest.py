@@ -49,19 +49,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(app_dir: Path = APP_DIR) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free port; returns the process and its URL once healthy."""
+def start_server(app_dir: Path = APP_DIR, log=None) -> tuple[subprocess.Popen, str]:
+    """`streamlit run app.py` on a free port; returns the process and its URL once healthy. Its
+    output goes to `log` (a file) when given (benchmarks/bench_load.py keeps it)."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(port),
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    process = subprocess.Popen(command, cwd=app_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = subprocess.Popen(command, cwd=app_dir, stdout=subprocess.PIPE if log is None else log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            output = process.stdout.read().decode(errors="replace")
+            output = process.stdout.read().decode(errors="replace") if log is None else "(see the log)"
             raise RuntimeError(f"streamlit exited with {process.returncode}:\n{output}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
