@@ -65,6 +65,8 @@ def check_pruning(tree: dtlearn.Tree, data: dtlearn.Dataset) -> list[dtlearn.Tre
               (tree, dtlearn.prune(tree, "cost_complexity", alpha=0.01))]
     try:
         pruned.append((tree, dtlearn.prune(tree, "cost_complexity", cv=min(5, len(data.frame)), one_se=True)))
+    except dtlearn.TooCostly:  # past the budget (a slow machine): the caller's clear refusal
+        raise
     except ValueError as error:  # fewer than two rows to cross-validate: said plainly
         assert len(data.frame) < 2
         clear(error)
