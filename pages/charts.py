@@ -11,14 +11,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dtlearn.data import label
+from dtlearn.data import histogram, label
 from dtlearn.export import PALETTE
 from dtlearn.shorten import shown, shown_names, visible
 
 from .common import plain
 
 FONT = dict(size=16)
-HISTOGRAM_POINTS = 20_000  # values a histogram sends to the browser; beyond, its bins are counted here
 MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain"}
 
 
@@ -58,20 +57,13 @@ def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
 
 
 def target_histogram(values: pd.Series, target: str) -> go.Figure:
-    """A numeric target (regression): how its values are spread. Past HISTOGRAM_POINTS values the
-    bins are counted here, over every row (the browser would otherwise receive each value)."""
-    style = dict(marker_color=PALETTE[4], marker_line=dict(color="#555", width=1))
-    known = pd.to_numeric(values, errors="coerce").dropna().to_numpy(dtype=float)
-    if len(known) <= HISTOGRAM_POINTS:
-        fig = go.Figure(go.Histogram(x=values, hovertemplate="%{x}: %{y} rows<extra></extra>", **style))
-    else:
-        counts, edges = np.histogram(known, bins="auto" if len(np.unique(known)) > 1 else 1)
-        if len(counts) > 200:
-            counts, edges = np.histogram(known, bins=200)
-        fig = go.Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=np.diff(edges),
-                               customdata=np.column_stack([edges[:-1], edges[1:]]),
-                               hovertemplate="%{customdata[0]:.4g} to %{customdata[1]:.4g}: %{y} rows<extra></extra>",
-                               **style))
+    """A numeric target (regression): how its values are spread, in dtlearn's bins
+    (dtlearn.data.histogram: counted over every row, at most 200 bars sent to the browser)."""
+    counts, edges = histogram(values)
+    fig = go.Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=np.diff(edges),
+                           customdata=np.column_stack([edges[:-1], edges[1:]]),
+                           marker_color=PALETTE[4], marker_line=dict(color="#555", width=1),
+                           hovertemplate="%{customdata[0]:.4g} to %{customdata[1]:.4g}: %{y} rows<extra></extra>"))
     fig.update_xaxes(title=short(target))
     fig.update_yaxes(title="rows")
     return _layout(fig, 360)
