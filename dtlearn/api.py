@@ -180,26 +180,63 @@ def _shared_correct(flat, rows, truth: np.ndarray, split_at: np.ndarray, k_max: 
     """How many of `rows` tree.at_step(k) classifies right, k = 0..k_max. A row's class weights
     are the sum, over the nodes where its weight stops, of that weight times the node's class
     distribution; when a node splits, the weight that goes on to its children is predicted by
-    them instead. Rows in chunks of at most `cells` numbers."""
+    them instead. A row's weights change only at the steps that split a node it reaches: its
+    prediction is decided at those steps alone (in step order) and holds until its next one,
+    counted as intervals of steps. Rows in chunks of at most `cells` numbers."""
     weights = flat.node_values  # (flat nodes, classes)
     n_classes = weights.shape[1]
-    splits = [i for i in range(len(flat.ids)) if flat.n_child[i] > 0]
-    chunk = max(1, cells // max(len(flat.ids), (k_max + 2) * n_classes))
-    correct = np.zeros(k_max + 1)
+    splits = np.flatnonzero(flat.n_child > 0)
+    owner = np.full(len(flat.ids), -1)  # the split (index into splits) whose child each node is
+    for j, i in enumerate(splits):
+        owner[flat.child_start[i]:flat.child_start[i] + flat.n_child[i]] = j
+    step_of = split_at[flat.ids[splits]]  # the growth step at which each split node splits
+    chunk = max(1, cells // max(len(flat.ids), 1))
+    intervals = np.zeros(k_max + 2)  # +1 where a right prediction starts, -1 where it ends
     for start in range(0, rows.n, chunk):
         budget.check_time(budget.REPEATED)
         which = np.zeros(rows.n, dtype=bool)
         which[start:start + chunk] = True
-        reached = reach(flat, rows.subset(which))  # (flat nodes, chunk)
-        change = np.zeros((k_max + 2, reached.shape[1], n_classes))
-        change[0] = reached[0][:, None] * weights[0]
-        for i in splits:
-            kids = slice(flat.child_start[i], flat.child_start[i] + flat.n_child[i])
-            onward = reached[kids]  # (children, chunk)
-            change[split_at[flat.ids[i]]] += onward.T @ weights[kids] - onward.sum(axis=0)[:, None] * weights[i]
-        chosen = most_probable(np.cumsum(change, axis=0)[:k_max + 1])  # as Tree.predict chooses
-        correct += (chosen == truth[start:start + chunk][None, :]).sum(axis=1)
-    return correct
+        reached = reach(flat, rows.subset(which))  # (flat nodes, chunk), mostly zeros
+        state = reached[0][:, None] * weights[0]  # (chunk, classes): the root's prediction at step 0
+        node, row = np.nonzero(reached)
+        below = owner[node] >= 0  # a child: its weight went on from its parent's split
+        node, row = node[below], row[below]
+        weight = reached[node, row]
+        # one change per (split, row): its children's shares in, the parent's share out
+        pair, at = np.unique(owner[node] * chunk + row, return_inverse=True)
+        moved = np.bincount(at, weights=weight, minlength=len(pair))
+        split, row = pair // chunk, pair % chunk
+        change = np.column_stack([np.bincount(at, weights=weight * weights[node, c], minlength=len(pair))
+                                  for c in range(n_classes)]) - moved[:, None] * weights[splits[split]]
+        order = np.lexsort((step_of[split], row))  # each row's changes in step order
+        events = (step_of[split][order], row[order], change[order])
+        _count_right(state, events, truth[start:start + chunk], k_max, intervals)
+    return np.cumsum(intervals)[:k_max + 1]
+
+
+def _count_right(state: np.ndarray, events, y: np.ndarray, k_max: int, intervals: np.ndarray) -> None:
+    """Adds to `intervals` (a difference array over steps) each row's spans of right predictions:
+    from step 0 with `state`, then after each of its `events` (steps, rows, changes; sorted by
+    row, then step) until its next one."""
+    n = len(y)
+    steps, rows, changes = events
+    rank = np.arange(len(rows)) - np.searchsorted(rows, rows)  # position among the row's own changes
+    following = np.full(len(rows), k_max + 1)
+    same = rows[1:] == rows[:-1]
+    following[:-1][same] = steps[1:][same]
+    first = np.full(n, k_max + 1)
+    first[rows[rank == 0]] = steps[rank == 0]
+    right = most_probable(state) == y  # from step 0 until the row's first change
+    np.add.at(intervals, 0, right.sum())
+    np.add.at(intervals, first[right], -1)
+    state = state.copy()
+    for r in range(int(rank.max()) + 1 if len(rank) else 0):
+        at = np.flatnonzero(rank == r)
+        who = rows[at]
+        state[who] += changes[at]
+        right = most_probable(state[who]) == y[who]
+        np.add.at(intervals, steps[at][right], 1)
+        np.add.at(intervals, following[at][right], -1)
 
 
 def _checked(function, *args):

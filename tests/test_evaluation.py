@@ -280,3 +280,18 @@ def test_the_curve_with_unseen_and_missing_values_equals_each_partial_tree(algor
         assert curve["validation_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, validation), abs=1e-12)
         assert curve["train_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, train), abs=1e-12)
 
+
+
+def test_the_shared_rows_counted_in_small_chunks_give_the_same_curve(monkeypatch):
+    # api._shared_correct routes the shared rows a chunk at a time (a 1,000,000-row upload has
+    # tens of thousands): a chunk of a few rows must count each row's spans as one chunk does.
+    from functools import partial
+
+    from dtlearn import api
+
+    data = unseen_values(300, 60)
+    train, validation = dtlearn.train_test_split(data, 0.3, seed=0)
+    tree = dtlearn.fit(train, "c45")
+    whole = dtlearn.overfitting_curve(tree, train, validation)
+    monkeypatch.setattr(api, "_shared_correct", partial(api._shared_correct, cells=len(tree.steps) * 3))
+    pd.testing.assert_frame_equal(dtlearn.overfitting_curve(tree, train, validation), whole)
