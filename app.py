@@ -278,7 +278,7 @@ def dataset_ui() -> str:
         use_upload("pasted table", pasted.encode("utf-8"))
         state["pasted_over"] = file.file_id if file is not None else None  # the paste wins over this file
     if file is not None and state.get("pasted_over") != file.file_id:
-        use_upload(file.name, file.getvalue())
+        use_upload(file.name, file.getvalue(), file.file_id)
     for note in (common.raw_dataset(state["source"]).notes if state["source"].startswith("upload:") else ()):
         st.caption(md(note))
     if not state["source"].startswith("upload:"):
@@ -286,13 +286,18 @@ def dataset_ui() -> str:
     return state["source"]
 
 
-def use_upload(name: str, content: bytes) -> None:
+def use_upload(name: str, content: bytes, file_id: str | None = None) -> None:
     """Read an uploaded (or pasted) table; the view moves to it only if it reads."""
     state = st.session_state
     if len(content) > common.MAX_UPLOAD_MB * 1024 * 1024:
         st.error(f"{md(name)} is larger than {common.MAX_UPLOAD_MB} MB.")
         return
-    key = "upload:" + common.digest(content)
+    # the file's digest once per upload, not on every rerun (100 MB: half a second each time)
+    known = state.get("upload_digest")
+    if file_id is None or not known or known[0] != file_id:
+        known = (file_id, common.digest(content))
+        state["upload_digest"] = known
+    key = "upload:" + known[1]
     parsed = common.parse_upload(key, content)
     if not isinstance(parsed, dtlearn.Dataset):
         st.error(f"Could not use {md(name)}: {md(parsed)}")
