@@ -445,3 +445,47 @@ def test_pessimistic_pruning_refuses_a_regression_tree():
     tree = dtlearn.fit(dtlearn.Dataset(pd.DataFrame(X, columns=["a", "b"]).assign(t=y), "t"), "cart")
     with pytest.raises(ValueError, match="Pessimistic \\(C4.5\\) pruning is for classification trees"):
         dtlearn.prune(tree, "pessimistic")
+
+
+def reduced_error_by_definition(tree, validation) -> list[tuple[int, dict]]:
+    """Reduced-error pruning as defined: every round, every internal node's gain summed anew
+    over the whole tree, the best (gain, nodes removed, earlier in growth) pruned."""
+    root = pruning._work(tree.root)
+    losses = pruning._Losses(tree, validation)
+    order = {step.node_id: step.number for step in tree.steps}
+    made = []
+    while not root.is_leaf:
+        below, sizes = pruning._subtree_losses(root, losses), pruning._subtree_sizes(root)
+        options = [(below[w.id] - losses.leaf(w), sizes[w.id], -order[w.id], w) for w in root.walk() if not w.is_leaf]
+        ranked = sorted(options, key=lambda o: (-o[0], -o[1], -o[2]))[:pruning.SHOWN]
+        gain, _, _, best = ranked[0]
+        if gain < -1e-12:
+            break
+        made.append((best.id, {o[3].id: round(o[0], 6) for o in ranked}))
+        best.children = []
+    return made
+
+
+def noisy(rows: int = 600) -> dtlearn.Dataset:
+    """Two numbers, a category with missing cells and 30% label noise: a tree with many prunes."""
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"a": rng.normal(size=rows).round(2), "b": rng.integers(0, 50, rows).astype(float),
+                          "c": np.where(rng.random(rows) < 0.1, None, rng.choice(list("pqrs"), rows))})
+    signal = (frame["a"] > 0) ^ (frame["b"] > 25)
+    frame["y"] = np.where(rng.random(rows) < 0.3, ~signal, signal).astype(str)
+    return dtlearn.Dataset(frame, "y")
+
+
+@pytest.mark.parametrize("name, algorithm", [("glass", "cart"), ("glass", "c45"), ("tips", "cart"),
+                                             ("watermelon_2alpha", "id3"), ("iris", "id3"),
+                                             ("noisy", "cart")])
+def test_reduced_error_kept_up_to_date_equals_every_round_summed_anew(name, algorithm):
+    # pruning._PruneRanking updates only a prune's ancestors (a 1,000,000-row upload: 8 s -> <1 s);
+    # the prunes, their order and each step's listed candidates must be the definition's.
+    data = noisy() if name == "noisy" else dtlearn.load_dataset(name)
+    train, validation = dtlearn.train_test_split(data, 0.4, seed=5)
+    tree = dtlearn.fit(train, algorithm)
+    pruned = dtlearn.prune(tree, "reduced_error", validation=validation)
+    made = [(step.node_id, step.details["candidates"]) for step in pruned.steps[tree.total_steps:]]
+    assert made == reduced_error_by_definition(tree, validation)
+    assert len(made) >= (10 if name == "noisy" else 2)
