@@ -5,9 +5,9 @@ One child process (Streamlit's AppTest, no browser) uploads the file of bench_re
 the order a student would: the Data page, the Step page and its first decision (with every
 threshold asked for), the last step, then Tree, Partitions, Pruning, Compare, Predict and
 Practice. Each line gives the page's wall time, the process's peak resident memory so far
-(Linux's VmHWM) and the page's first error box, if any (a computation the app's budget refuses
-says so there). The goals (the hardening issue, part 8): each page under ~15 s on an unloaded
-machine, the peak under 2 GB.
+(Linux's VmHWM), what the app's shared store holds then, and the page's first error box, if
+any (a computation the app's budget refuses says so there). The goals (the hardening issue,
+part 8): each page under ~15 s on an unloaded machine, the peak under 2 GB.
 
     uv run python benchmarks/bench_upload.py                   # 1,000,000 rows (~10 min on 2 cores)
     uv run python benchmarks/bench_upload.py --rows 200000     # a smaller file
@@ -71,7 +71,9 @@ def child(path: str, algorithm: str) -> None:
             (widget.click() if kind == "button" else widget.set_value(True)).run()
         seconds = time.perf_counter() - start
         problems = [e.value for e in at.exception] + [e.value for e in at.error]
-        print(json.dumps({"what": what, "s": seconds, "peak_mb": _peak_mb(),
+        from pages import common  # imported by the app's first run
+
+        print(json.dumps({"what": what, "s": seconds, "peak_mb": _peak_mb(), "store_mb": common.STORE.size / 2**20,
                           "problem": " ".join(problems[0].split())[:160] if problems else ""}), flush=True)
 
 
@@ -99,7 +101,8 @@ def main() -> None:
             for line in process.stdout:
                 visit = json.loads(line)
                 flag = "" if visit["s"] <= GOAL_S else "  (over the time goal)"
-                print(f"  {visit['what']:<22} {visit['s']:7.1f} s   peak {visit['peak_mb']:7,.0f} MB{flag}"
+                print(f"  {visit['what']:<22} {visit['s']:7.1f} s   peak {visit['peak_mb']:7,.0f} MB   "
+                      f"store {visit['store_mb']:5,.0f} MB{flag}"
                       + (f"\n      says: {visit['problem']}" if visit["problem"] else ""), flush=True)
             error = process.stderr.read()
         if process.returncode:

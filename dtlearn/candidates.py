@@ -44,7 +44,7 @@ class Block:
 
     @property
     def size(self) -> int:
-        return int(self.stats.n_known.shape[0])
+        return int(self.stats.branches.shape[0])  # (C, B, channels): no measure is computed
 
     def test(self, i: int):
         if self.kind == "threshold":

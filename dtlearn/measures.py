@@ -32,6 +32,26 @@ def ratio(numerator, denominator):
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
 
 
+# A node of a large upload has millions of candidates, and each measure kept is 8 bytes per
+# candidate per measure (a 1,000,000-row root: ~150 bytes a cut, 750 MB). Past this many
+# candidates a batch keeps only its branches: a measure asked for again is computed again.
+KEPT_MEASURES_UP_TO = 100_000
+
+
+class _Measures:
+    """What both kinds of stats share: forgetting the measures computed so far."""
+
+    def forget(self) -> None:
+        """Drops every measure computed so far (each is computed again when next asked for)."""
+        for name, member in vars(type(self)).items():
+            if isinstance(member, cached_property):
+                self.__dict__.pop(name, None)
+
+    def forget_if_large(self) -> None:
+        if self.branches.ndim > 2 and self.branches.shape[0] > KEPT_MEASURES_UP_TO:
+            self.forget()
+
+
 def threshold_correction(n_cuts, n_total):
     """C4.5 release 8 / J48: log2(number of candidate cuts) / N (Quinlan 1996), N the node's weight.
 
@@ -41,7 +61,7 @@ def threshold_correction(n_cuts, n_total):
     return np.log2(np.maximum(np.asarray(n_cuts, dtype=float), 1.0)) / n_total
 
 
-class SplitStats:
+class SplitStats(_Measures):
     """Classification measures of a batch of candidates. `sizes` (..., B), when given, are the
     branches' case weights for the leaf-size rules, where class priors make `branches` (the
     weights the measures see) differ from plain counts. `correction` (broadcastable to the
@@ -192,7 +212,7 @@ class SplitStats:
         return getattr(self, RANKED_BY[criterion])
 
 
-class RegressionStats:
+class RegressionStats(_Measures):
     """Regression (CART) measures from the weight moments of each branch: (w, w y, w y^2).
 
     SSE(D) = sum w y^2 - (sum w y)^2 / sum w, the squared error around the mean; a split's

@@ -247,6 +247,7 @@ def evaluate(encoded, rows: np.ndarray, weights: np.ndarray, settings: Settings,
         blocks.append(block)
         blocks_used = not settings.reuse_attributes and attribute in used
         bests.append(block_best(settings, block, ok, reason, blocks_used))
+        block.stats.forget_if_large()
     many = [many_valued(encoded, settings, b) for b in blocks]
     choice = choose(Bests.of(bests, many), settings)
     winner = int(choice.attribute[0])

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .data import label
+from .measures import KEPT_MEASURES_UP_TO
 from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
                      SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, ranks_by_gain, split_limits)
 
@@ -46,6 +47,7 @@ MEASURE_COLUMNS = ("entropy_before", "entropy_after", "gain", "correction", "cor
 REGRESSION_MEASURES = {"sse_before": "sse_before", "sse_after": "sse_after", "sse_reduction": "reduction",
                        "mse_before": "mse_before", "mse_after": "mse_after"}
 KINDS = ("threshold", "multiway", "subset")
+PER_BLOCK = ("n", "known", "cuts")  # one value per attribute at a node
 # A node of a large upload has a cut between every two of its distinct values (a million rows:
 # millions of candidates). Past this many per attribute, a listing keeps that attribute's best
 # ones by score (`CandidateTable.excerpt`): the numbers of the rows listed are the table's own.
@@ -79,6 +81,7 @@ class CandidateTable:
 
     evaluation: object  # splits.Evaluation
     columns: dict  # name -> (rows,) array, for every row
+    per_block: dict  # name -> (blocks,) array: a column with one value per attribute (n, known, cuts)
     block: np.ndarray  # (rows,) the attribute (block) of each row
     index: np.ndarray  # (rows,) the candidate's index within its block
     reason_code: np.ndarray  # (rows,)
@@ -86,15 +89,18 @@ class CandidateTable:
 
     @staticmethod
     def of(evaluation) -> "CandidateTable":
+        # A large upload's root has millions of rows: what every row needs is kept in narrow
+        # types, a column with one value per attribute once per attribute, thresholds in their blocks.
         parts = [_block_columns(evaluation, j) for j in range(len(evaluation.blocks))]
         names = parts[0][0].keys() if parts else ()
         columns = {name: np.concatenate([p[0][name] for p in parts]) for name in names}
-        sizes = [len(p[1]) for p in parts]
-        block = np.repeat(np.arange(len(parts)), sizes) if parts else np.zeros(0, np.int64)
-        index = np.concatenate([np.arange(n) for n in sizes]) if parts else np.zeros(0, np.int64)
-        reasons = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
+        per_block = {name: np.array([p[1][name] for p in parts], dtype=float) for name in PER_BLOCK}
+        sizes = [len(p[2]) for p in parts]
+        block = np.repeat(np.arange(len(parts), dtype=np.int32), sizes)
+        index = np.concatenate([np.arange(n, dtype=np.int32) for n in sizes]) if parts else np.zeros(0, np.int32)
+        reasons = np.concatenate([p[2] for p in parts]).astype(np.int8) if parts else np.zeros(0, np.int8)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        return CandidateTable(evaluation, columns, block, index, reasons, starts)
+        return CandidateTable(evaluation, columns, per_block, block, index, reasons, starts)
 
     def __len__(self) -> int:
         return len(self.block)
@@ -108,13 +114,23 @@ class CandidateTable:
         return tuple(REGRESSION_MEASURES) if self.regression else MEASURE_COLUMNS
 
     def __getitem__(self, name: str) -> np.ndarray:
-        """A numeric column of every row (no text is written); a measure is computed on first use."""
-        if name not in self.columns:
-            if name not in self.measure_names:
-                raise KeyError(name)
-            parts = [_measure(block.stats, name, np.arange(block.size)) for block in self.evaluation.blocks]
-            self.columns[name] = np.concatenate(parts) if parts else np.zeros(0)
-        return self.columns[name]
+        """A numeric column of every row (no text is written); a measure is computed on first use
+        (and kept, but for a table of millions of rows)."""
+        if name in self.columns:
+            return self.columns[name]
+        if name in self.per_block:
+            return self.per_block[name][self.block]
+        if name == "threshold":
+            blocks = self.evaluation.blocks
+            return np.concatenate([np.full(b.size, np.nan) if b.thresholds is None else b.thresholds
+                                   for b in blocks]) if blocks else np.zeros(0)
+        if name not in self.measure_names:
+            raise KeyError(name)
+        parts = [_measure(block.stats, name, np.arange(block.size)) for block in self.evaluation.blocks]
+        column = np.concatenate(parts) if parts else np.zeros(0)
+        if len(self) <= KEPT_MEASURES_UP_TO:
+            self.columns[name] = column
+        return column
 
     @property
     def chosen_row(self) -> int | None:
@@ -141,31 +157,46 @@ class CandidateTable:
         with at most `per_attribute` of them; of a longer one its `per_attribute` best by score
         (ties: the first in the table) and its first best by each other column of `by` (so the
         best of the whole table by any of them is listed too). Each attribute's best row
-        (`best_rows`), the chosen and tied rows and the positions in `also` are always listed."""
+        (`best_rows`), the chosen and tied rows and the positions in `also` are always listed.
+        Kept per question: a page asks again on every rerun, and for millions of rows the
+        measures are not kept."""
+        also = tuple(int(i) for i in also if i is not None)
+        question = (per_attribute, tuple(by), also)
+        excerpts = self.__dict__.setdefault("_excerpts", {})
+        if question not in excerpts:
+            excerpts[question] = self._excerpt(per_attribute, tuple(by), also)
+        return excerpts[question]
+
+    def _excerpt(self, per_attribute: int, by: tuple[str, ...], also: tuple[int, ...]) -> "Excerpt":
         keep = np.zeros(len(self), dtype=bool)
         keep[self.best_rows()] = True
         keep |= self.columns["chosen"] | self.columns["tied"]
-        keep[np.asarray([i for i in also if i is not None], dtype=np.int64)] = True
+        keep[np.asarray(also, dtype=np.int64)] = True
         short = []
         for j, (start, stop) in enumerate(zip(self.starts[:-1], self.starts[1:])):
             if stop - start <= per_attribute:
                 keep[start:stop] = True
                 continue
             for k, name in enumerate(by):
-                values = np.nan_to_num(self._block_values(j, name), nan=-np.inf)
+                values = np.nan_to_num(self._block_values(j, name, forget=False), nan=-np.inf)
                 if k == 0:  # a stable sort: equal scores keep table order
                     keep[start + np.argsort(-values, kind="stable")[:per_attribute]] = True
                 else:
                     keep[start + int(np.argmax(values))] = True
+            self.evaluation.blocks[j].stats.forget_if_large()  # the measures of `by` share their parts
             short.append((self.evaluation.attributes[j], int(keep[start:stop].sum()), int(stop - start)))
         return Excerpt(np.flatnonzero(keep), tuple(short), by[0])
 
-    def _block_values(self, j: int, name: str) -> np.ndarray:
+    def _block_values(self, j: int, name: str, forget: bool = True) -> np.ndarray:
         """A column's values over attribute j's rows (a measure not kept: computed for them alone)."""
         start, stop = self.starts[j], self.starts[j + 1]
         if name in self.columns:
             return self.columns[name][start:stop]
-        return _measure(self.evaluation.blocks[j].stats, name, np.arange(stop - start))
+        if name in self.per_block:
+            return np.full(stop - start, self.per_block[name][j])
+        if name == "threshold":
+            return self._thresholds(np.arange(start, stop))
+        return _measure(self.evaluation.blocks[j].stats, name, np.arange(stop - start), forget)
 
     @cached_property
     def _frame(self) -> pd.DataFrame:
@@ -185,11 +216,24 @@ class CandidateTable:
         if len(self) == 0:
             return empty_frame(self.regression)
         data = {name: values[rows] for name, values in self.columns.items()}
+        data.update({name: values[self.block[rows]] for name, values in self.per_block.items()})
+        data["threshold"] = self._thresholds(rows)
         for name in self.measure_names:
             if name not in data:
                 data[name] = self._measure_of(name, rows)
         data.update(self._text(rows))
         return pd.DataFrame(data, index=rows)[order]
+
+    def _thresholds(self, rows: np.ndarray) -> np.ndarray:
+        """The threshold of each row given (NaN for a row that is not a cut)."""
+        out = np.full(len(rows), np.nan)
+        blocks = self.block[rows]
+        for j in np.unique(blocks):
+            thresholds = self.evaluation.blocks[j].thresholds
+            if thresholds is not None:
+                mine = blocks == j
+                out[mine] = thresholds[self.index[rows[mine]]]
+        return out
 
     def _measure_of(self, name: str, rows: np.ndarray) -> np.ndarray:
         """A measure for some rows only, block by block."""
@@ -258,11 +302,14 @@ class Excerpt:
                          for attribute, listed, total in self.short)
 
 
-def _measure(stats, name: str, rows: np.ndarray) -> np.ndarray:
+def _measure(stats, name: str, rows: np.ndarray, forget: bool = True) -> np.ndarray:
     """A measure column of some of a block's candidates (the `measures` definitions)."""
-    subset = stats if len(rows) == stats.n_known.shape[0] else stats.take(rows)
+    subset = stats if len(rows) == stats.branches.shape[0] else stats.take(rows)
     value = subset.correction if name == "correction" else getattr(subset, REGRESSION_MEASURES.get(name, name))
-    return np.broadcast_to(np.asarray(value, dtype=float), (len(rows),)).astype(float)
+    value = np.broadcast_to(np.asarray(value, dtype=float), (len(rows),)).astype(float)
+    if forget:
+        stats.forget_if_large()  # the table keeps the column; the stats need not keep its ingredients
+    return value
 
 
 def _held(stats, i: int, regression: bool) -> tuple:
@@ -274,8 +321,9 @@ def _held(stats, i: int, regression: bool) -> tuple:
         return tuple((float(b[0]), float(b[1] / b[0])) for b in branches)
 
 
-def _block_columns(evaluation, j: int) -> tuple[dict, np.ndarray]:
-    """The numeric columns and the reason codes of attribute j's candidates."""
+def _block_columns(evaluation, j: int) -> tuple[dict, dict, np.ndarray]:
+    """The numeric columns of attribute j's candidates, its one-value columns (PER_BLOCK) and
+    the rows' reason codes."""
     block, best = evaluation.blocks[j], evaluation.bests[j]
     settings, encoded = evaluation.settings, evaluation.encoded
     s, n = block.stats, block.size
@@ -284,20 +332,15 @@ def _block_columns(evaluation, j: int) -> tuple[dict, np.ndarray]:
     chosen = np.zeros(n, dtype=bool)
     if evaluation.chosen_attribute == j:
         chosen[best.index] = True
-    columns = {
-        "threshold": block.thresholds if block.kind == "threshold" else np.full(n, np.nan),
-        "n": np.broadcast_to(s.n, (n,)).astype(float), "known": np.broadcast_to(s.known, (n,)).astype(float),
-    }
-    if encoded.is_regression:
-        columns["score"] = np.asarray(s.gain, dtype=float)
-    else:
-        columns["score"] = np.asarray(s.score_by(settings.criterion), dtype=float)
-        counted = block.kind == "threshold" and settings.threshold_correction
-        columns["cuts"] = np.full(n, float(ok.sum()) if counted else np.nan)
+    # n and rho are the node's and the attribute's, the same for every candidate (the first's)
+    per_block = {"n": float(np.ravel(s.n)[0]) if n else np.nan, "known": float(np.ravel(s.known)[0]) if n else np.nan,
+                 "cuts": float(ok.sum()) if block.kind == "threshold" and settings.threshold_correction else np.nan}
+    columns = {"score": np.asarray(s.gain if encoded.is_regression else s.score_by(settings.criterion), dtype=float)}
     columns["eligible"] = reason == OK
     columns["chosen"] = chosen
     columns["tied"] = _tied_rows(evaluation, j, ok)
-    return columns, reason
+    s.forget_if_large()
+    return columns, per_block, reason
 
 
 def _row_reasons(evaluation, block, best, ok, reason) -> np.ndarray:

@@ -29,10 +29,24 @@ class _Refusal:
     message: str
 
 
+@dataclass(frozen=True)
+class Weight:
+    """What a value holds: `own` bytes nobody else can hold (objects, small arrays' headers) and
+    its `buffers`, the large memory blocks it keeps alive (id -> bytes) that other values may
+    share: a tree and the dataset it was grown on hold one frame between them."""
+
+    own: int
+    buffers: dict
+
+    @property
+    def total(self) -> int:
+        return self.own + sum(self.buffers.values())
+
+
 @dataclass(eq=False)
 class _Entry:
     value: object
-    size: int
+    weight: Weight
     used: float
 
 
@@ -45,9 +59,9 @@ class Store:
 
     @property
     def size(self) -> int:
-        """Bytes held (as `footprint` weighs them)."""
+        """Bytes held (as `weigh` weighs them), a buffer shared by several entries once."""
         with self._lock:
-            return sum(entry.size for entry in self._entries.values())
+            return _held(self._entries.values())
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -92,43 +106,94 @@ class Store:
             value = compute()
         except dtlearn.DataError as error:
             value = _Refusal(type(error), str(error))
-        entry = _Entry(value, footprint(value), self._clock())
+        entry = _Entry(value, weigh(value), self._clock())
         with self._lock:
             self._entries[key] = entry
-            total = sum(e.size for e in self._entries.values())
-            while total > self.max_bytes and len(self._entries) > 1:
-                oldest, dropped = next(iter(self._entries.items()))
+            while _held(self._entries.values()) > self.max_bytes and len(self._entries) > 1:
+                oldest = next(iter(self._entries))
                 if oldest == key:
                     break
                 del self._entries[oldest]
-                total -= dropped.size
         return entry
 
 
+def _held(entries) -> int:
+    """The bytes of these entries, each buffer once however many entries share it (entries keep
+    their buffers alive, so an id stands for one buffer while its entry is stored)."""
+    buffers: dict = {}
+    own = 0
+    for entry in entries:
+        own += entry.weight.own
+        buffers.update(entry.weight.buffers)
+    return own + sum(buffers.values())
+
+
 def footprint(value, limit: int = 2_000_000) -> int:
-    """Roughly the bytes `value` holds: arrays and frames by their buffers, everything else by
-    sys.getsizeof, each object once, walking at most `limit` objects (no recursion)."""
-    seen, stack, total = set(), [value], 0
+    """Roughly the bytes `value` holds (`weigh`), each buffer once."""
+    return weigh(value, limit).total
+
+
+def weigh(value, limit: int = 2_000_000) -> Weight:
+    """Roughly the bytes `value` holds: arrays by the buffer they view (a slice or a frame's
+    column is its whole block, counted once), object arrays with their elements estimated from
+    a sample, everything else by sys.getsizeof, each object once, walking at most `limit`
+    objects (no recursion)."""
+    seen, stack, own, buffers = set(), [value], 0, {}
     while stack and len(seen) < limit:
         item = stack.pop()
         if id(item) in seen or item is None or isinstance(item, (type, bool, int, float)):
             continue
         seen.add(id(item))
         if isinstance(item, np.ndarray):
-            total += item.nbytes if item.dtype != object else item.nbytes + sum(sys.getsizeof(v) for v in item.flat)
-        elif isinstance(item, (pd.DataFrame, pd.Series, pd.Index)):
-            total += int(np.sum(item.memory_usage(deep=True, index=True)))
+            _add_buffer(buffers, item)
+        elif isinstance(item, (pd.DataFrame, pd.Series)):
+            columns = item.items() if isinstance(item, pd.DataFrame) else [(None, item)]
+            for _, column in columns:  # the views made here are dropped: weighed at once, not walked
+                for array in _column_values(column):
+                    _add_buffer(buffers, array)
+            stack.append(item.index)
+            own += sys.getsizeof(object())  # the frame's own header; its blocks are the columns
+        elif isinstance(item, pd.Index):
+            own += int(item.memory_usage(deep=False))
         elif isinstance(item, (str, bytes, bytearray, memoryview)):
-            total += sys.getsizeof(item)
+            own += sys.getsizeof(item)
         elif isinstance(item, dict):
-            total += sys.getsizeof(item)
+            own += sys.getsizeof(item)
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, (list, tuple, set, frozenset)):
-            total += sys.getsizeof(item)
+            own += sys.getsizeof(item)
             stack.extend(item)
         else:
-            total += sys.getsizeof(item)
+            own += sys.getsizeof(item)
             stack.extend(getattr(item, "__dict__", {}).values())
             stack.extend(getattr(item, name) for name in getattr(type(item), "__slots__", ()) if hasattr(item, name))
-    return total
+    return Weight(own, buffers)
+
+
+def _add_buffer(buffers: dict, array: np.ndarray) -> None:
+    """Counts the array owning the memory `array` looks at (a view keeps all of it alive)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    if id(array) not in buffers:
+        buffers[id(array)] = _array_bytes(array)
+
+
+def _array_bytes(array: np.ndarray, sample: int = 1000) -> int:
+    """An array's buffer; an object array's elements too, from an even sample of them."""
+    if array.dtype != object or array.size == 0:
+        return array.nbytes
+    flat = array.reshape(-1)
+    picked = flat[:: max(1, flat.size // sample)]
+    return array.nbytes + int(sum(sys.getsizeof(v) for v in picked) * flat.size / len(picked))
+
+
+def _column_values(column: pd.Series) -> list[np.ndarray]:
+    """A column's arrays as pandas holds them: views on the frame's blocks where there are some."""
+    values = column.array
+    inner = getattr(values, "_ndarray", None)  # numpy-backed columns (object, float, int, bool)
+    if isinstance(inner, np.ndarray):
+        return [inner]
+    if isinstance(values, pd.Categorical):
+        return [values.codes, np.asarray(values.categories)]
+    return [column.to_numpy()]

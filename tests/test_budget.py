@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import api, budget, pruning
+from dtlearn import api, budget, pruning, steps
 from dtlearn.evaluation import accuracy, mean_squared_error
 
 
@@ -107,6 +107,26 @@ def test_tables_are_kept_for_a_bounded_number_of_nodes_and_rebuilt_the_same():
         step.table
     assert list(growth._cache["nodes"]) == [s.node_id for s in splits[-2:]]
     pd.testing.assert_frame_equal(splits[0].table, first)  # rebuilt on request, equal
+
+
+def test_tables_are_kept_within_a_bound_in_bytes_for_all_trees_the_newest_whatever_it_weighs(monkeypatch):
+    # A large upload's first levels have millions of candidates, and the app holds many trees
+    # (sessions, Compare's four): 64 tables each would be GBs.
+    iris = dtlearn.load_dataset("iris")
+    first, second = (dtlearn.fit(iris, algorithm) for algorithm in ("cart", "c45"))
+    splits = [step for step in first.steps if step.action == "split"]
+    assert sum(a.nbytes for a in splits[0].candidates.columns.values()) > 0
+    monkeypatch.setattr(steps, "BYTES_KEPT", 1)  # less than any node's table: only the newest stays
+    for step in splits[:3]:
+        step.table
+        assert list(first.steps[0].origin._cache["nodes"]) == [step.node_id]
+    second.steps[0].table  # another tree's node is newer: the first tree keeps none
+    assert not first.steps[0].origin._cache["nodes"]
+    assert list(second.steps[0].origin._cache["nodes"]) == [second.steps[0].node_id]
+    monkeypatch.setattr(steps, "BYTES_KEPT", 10**9)
+    for step in splits[:3]:
+        step.table
+    assert list(first.steps[0].origin._cache["nodes"]) == [s.node_id for s in splits[:3]]
 
 
 def slow_errors(grown, sequence, data) -> list[float]:

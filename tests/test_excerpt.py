@@ -52,3 +52,17 @@ def test_grading_and_the_quiz_read_a_listed_table_as_the_whole_one(monkeypatch):
     assert grading.grade(work, "attribute", "b") == whole_grade
     assert quiz.check(root, "b") == whole_guess
     assert all(len(tests) <= len(root.table) for tests in quiz.options(root).values())
+
+
+def test_a_large_node_forgets_its_measures_and_computes_the_same_numbers_again(monkeypatch):
+    # measures.KEPT_MEASURES_UP_TO: past it a node's candidates keep only their class weights per
+    # branch (a 1,000,000-row root would keep ~150 bytes a cut); every number is computed again.
+    kept = dtlearn.fit(noisy(), "c45").steps[0]
+    whole, evaluation = kept.table, kept.evaluation
+    assert "gain" in vars(evaluation.blocks[0].stats)  # small: the measures are kept
+    monkeypatch.setattr(dtlearn.measures, "KEPT_MEASURES_UP_TO", 10)
+    forgetting = dtlearn.fit(noisy(), "c45").steps[0]
+    assert forgetting.evaluation.choice == evaluation.choice
+    pd.testing.assert_frame_equal(forgetting.table, whole)
+    stats = forgetting.evaluation.blocks[0].stats
+    assert not {"gain", "gain_ratio", "mass_branch", "branch_entropies"} & set(vars(stats))

@@ -3,10 +3,12 @@ computation per key however many sessions ask at once."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dtlearn
@@ -28,6 +30,27 @@ def test_footprint_weighs_arrays_by_their_buffers_and_shared_parts_once():
     assert MB <= footprint(block) < MB + 1024
     assert MB <= footprint([block, block, {"again": block}]) < MB + 4096  # the same array once
     assert 2 * MB <= footprint((block, np.ones(MB // 8))) < 2 * MB + 4096
+
+
+def test_a_frame_shared_by_several_entries_is_weighed_once():
+    # A 100 MB upload is held as read, as prepared and by its tree: one frame, not three.
+    frame = pd.DataFrame({"x": np.arange(MB // 8, dtype=float), "y": np.ones(MB // 8)})  # 2 MB of floats
+    assert 2 * MB <= footprint(frame) < 2 * MB + 8192
+    assert footprint([frame, frame[["x"]], frame["y"]]) < 2 * MB + 8192  # a column is a view on its block
+    assert footprint([frame, frame.copy()]) >= 4 * MB  # a copy is memory of its own
+    store = Store(max_bytes=7 * MB, ttl=3600)
+    for key in "abc":
+        store.get(key, lambda: {"data": frame, "tree": [frame]})
+    assert all(k in store for k in "abc") and 2 * MB <= store.size < 2 * MB + 16384
+    store.get("d", lambda: np.zeros(4 * MB // 8))  # 4 MB of its own: 6 MB in all (10 if weighed apart)
+    assert all(k in store for k in "abcd")
+    store.get("e", lambda: np.zeros(2 * MB // 8))  # 8 MB: the frame goes only when its last holder goes
+    assert [k for k in "abcde" if k in store] == ["d", "e"] and store.size < 6 * MB + 16384
+
+
+def test_an_object_column_weighs_its_values():
+    words = pd.Series(["a long enough value %d" % i for i in range(10_000)])
+    assert footprint(words) >= 10_000 * (8 + sys.getsizeof("a long enough value 0")) * 0.9
 
 
 def test_the_least_recently_used_go_when_the_bytes_pass_the_bound():
