@@ -65,12 +65,22 @@ class PruneResult:
 def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, method: str,
             options: tuple, pair: tuple | None = None) -> PruneResult:
     data = common.prepared(source, target, kinds)
+    if pair is not None and data.attributes == tuple(pair):
+        pair = None  # the data's own two attributes: the same pruning as the Pruning page's
+    grow_settings = tuple((k, v) for k, v in settings if k != "prune")
+
+    def grown_tree() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
+        if pair is None:
+            return common.grown(source, target, kinds, algorithm, grow_settings)
+        return dtlearn.fit(data.select(list(pair)), algorithm, **dict(grow_settings))
+
     return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
-                           lambda: _prune(data, algorithm, settings, method, options, pair))
+                           lambda: _prune(data, algorithm, settings, method, options, pair, grown_tree))
 
 
 def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, options: tuple,
-           pair: tuple | None) -> PruneResult:
+           pair: tuple | None, grown_tree) -> PruneResult:
+    """The pruning asked for; `grown_tree()` is the tree grown on all of `data` (on `pair`)."""
     if pair is not None:
         data = data.select(list(pair))
     opts = dict(options)
@@ -83,7 +93,7 @@ def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, 
         # accuracy against size: a classification chart (the page shows none for a numeric target)
         curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, validation)
         return PruneResult(base, pruned, train, validation, curve, None)
-    base = dtlearn.fit(data, algorithm, **grow_settings)
+    base = grown_tree()
     if method == "pessimistic":
         pruned = dtlearn.prune(base, method, confidence=opts["confidence"], subtree_raising=opts["raising"])
         return PruneResult(base, pruned, data, None, None, None)
