@@ -672,14 +672,29 @@ def visible_nodes(tree, node_id: int):
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     view = left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", TREE_VIEWS, key="tree_view",
                                   required=True)
-    if view != TREE_VIEWS[0]:
-        if drawable_whole(tree):
-            return None
+    if view != TREE_VIEWS[0] and not drawable_whole(tree):
         st.caption(f"Too large to lay out whole ({tree.n_nodes} nodes, {tree.depth} levels): its top levels are "
                    "drawn, the rest folded into counted boxes.")
-        return dtlearn.export.top_levels(tree, TOP_NODES)
-    state.setdefault("tree_depth", 2)  # a default and a value from the link would conflict in the widget
-    depth = right.number_input("levels below it", 1, 6, key="tree_depth")
+    depth = 2
+    if view == TREE_VIEWS[0]:
+        state.setdefault("tree_depth", 2)  # a default and a value from the link would conflict in the widget
+        depth = right.number_input("levels below it", 1, 6, key="tree_depth")
+    return visible_in_view(tree, node_id, view, depth)
+
+
+def tree_view() -> tuple[str, int]:
+    """The large-tree view as the student left it: what `visible_nodes` draws."""
+    state = st.session_state
+    return state.get("tree_view", TREE_VIEWS[0]), state.get("tree_depth", 2)
+
+
+def visible_in_view(tree, node_id: int, view: str, depth: int):
+    """The nodes `visible_nodes` draws around this node in this view, without its widgets (and
+    off the script's thread): what a prefetch of the next step lays out, never a whole large tree."""
+    if tree.n_nodes <= LARGE_TREE:
+        return None
+    if view != TREE_VIEWS[0]:
+        return None if drawable_whole(tree) else dtlearn.export.top_levels(tree, TOP_NODES)
     return dtlearn.export.neighbourhood(tree, node_id, int(depth))
 
 

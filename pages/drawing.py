@@ -116,6 +116,12 @@ def prefetch(dot: str, *more: Callable[[], object]) -> Future:
     return future
 
 
+def in_background(work: Callable[[], object]) -> Future:
+    """Runs `work` on the prefetch thread (after the jobs before it): preparing what the next
+    click will need, off the script's thread."""
+    return _BACKGROUND.submit(work)
+
+
 def drawing_of(dot: str) -> Drawing | None:
     """The layout of `dot`: waits for it when the background is already at it (no second `dot` run)."""
     pending = _PENDING.get(dot)

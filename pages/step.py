@@ -222,6 +222,12 @@ elif step is not None and step.action == "leaf" and step.candidates is not None 
             formulas_ui(step, tree, candidates_ui(step, tree))
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
-    following = tree.steps[k]
-    ahead = tree.at_step(k + 1).to_dot(highlight=following.node_id, digits=common.digits(), numbers=True)
-    drawing.prefetch(ahead, lambda: following.candidates)
+    following, digits, view = tree.steps[k], common.digits(), common.tree_view()
+
+    def ahead() -> None:  # in the background: a 20,000-level tree's next step takes seconds to make
+        after = tree.at_step(k + 1)  # laid out as the page will draw it: a large tree around the node only
+        dot = after.to_dot(highlight=following.node_id, digits=digits, numbers=True,
+                           visible=common.visible_in_view(after, following.node_id, *view))
+        drawing.prefetch(dot, lambda: following.candidates)
+
+    drawing.in_background(ahead)
