@@ -117,9 +117,9 @@ if result.path is not None:
     cv_table = final.pruning.get("cv_table")
     st.markdown("**α and the subtrees:** each α keeps the subtree whose total leaf risk plus α per leaf is lowest.")
     st.plotly_chart(pruning_view.alpha_figure(result.path, final.pruning["alpha"], cv_table), key="alpha")
-    if not base.is_regression:
+    if result.cp_table is not None:
         with st.expander("rpart's complexity-parameter table (CP = α / R(root))"):
-            st.dataframe(dtlearn.rpart_cp_table(base).round(5), hide_index=True, width="stretch")
+            st.dataframe(result.cp_table.round(5), hide_index=True, width="stretch")
     if cv_table is not None:
         with st.expander("Cross-validation of α"):
             st.dataframe(cv_table.round(5), hide_index=True, width="stretch")

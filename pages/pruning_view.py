@@ -56,6 +56,7 @@ class PruneResult:
     validation: dtlearn.Dataset | None
     curve: pd.DataFrame | None  # training / validation accuracy against size (validation methods)
     path: pd.DataFrame | None  # the weakest-link sequence (cost-complexity)
+    cp_table: pd.DataFrame | None = None  # rpart's CP table (cost-complexity, classification): made once, with the run
 
     @property
     def trace(self) -> tuple:
@@ -101,7 +102,8 @@ def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, 
         pruned = dtlearn.prune(base, method, cv=int(opts["folds"]), one_se=opts["one_se"], seed=int(opts["seed"]))
     else:
         pruned = dtlearn.prune(base, method, alpha=float(opts["alpha"]))
-    return PruneResult(base, pruned, data, None, None, dtlearn.cost_complexity_path(base))
+    cp_table = None if base.is_regression else dtlearn.rpart_cp_table(base)  # a deep tree's: seconds, not per rerun
+    return PruneResult(base, pruned, data, None, None, dtlearn.cost_complexity_path(base), cp_table)
 
 
 def pruned(choices: Choices, prune: PruneChoice, pair: tuple | None = None) -> PruneResult:
