@@ -126,7 +126,7 @@ class Step:
 # The tables kept by all trees together (a process holds many: the app's sessions, Compare's four
 # trees): at most this many bytes, the newest node's whatever it weighs. A large upload's first
 # levels have millions of candidates each, 100+ MB a table.
-BYTES_KEPT = 256 * 2**20
+BYTES_KEPT = 128 * 2**20
 
 
 class _Ledger:

@@ -110,11 +110,30 @@ class Store:
         with self._lock:
             self._entries[key] = entry
             while _held(self._entries.values()) > self.max_bytes and len(self._entries) > 1:
-                oldest = next(iter(self._entries))
-                if oldest == key:
+                victim = _victim(self._entries, key)
+                if victim is None:
                     break
-                del self._entries[oldest]
+                del self._entries[victim]
         return entry
+
+
+def _victim(entries: OrderedDict, newest) -> object:
+    """The least recently used entry whose going frees memory (at least 1 MiB, or all it holds):
+    an entry sharing its buffers with others frees only its own bytes, and dropping it would
+    only make it be computed again (a dataset as read, beside its prepared copy and tree)."""
+    holders: dict = {}
+    for entry in entries.values():
+        for buffer in entry.weight.buffers:
+            holders[buffer] = holders.get(buffer, 0) + 1
+    fallback = None
+    for key, entry in entries.items():
+        if key == newest:
+            continue
+        alone = entry.weight.own + sum(size for buffer, size in entry.weight.buffers.items() if holders[buffer] == 1)
+        if alone >= min(2**20, entry.weight.total):
+            return key
+        fallback = key if fallback is None else fallback
+    return fallback
 
 
 def _held(entries) -> int:

@@ -25,17 +25,17 @@ def test_partitions_and_pruning_of_a_two_attribute_file_read_the_tree_every_page
     app = open_app(dataset="tennis", algo="c45", page="step")
     app.set("selectbox", "dataset", "__upload__")
     app.at.file_uploader(key="upload_file").upload("pair.csv", two_numbers(), "text/csv").run()
-    # ("grown", source, target, kinds, algorithm, settings): the upload's C4.5 tree
-    source = next(key[1] for key in common.STORE._entries
-                  if key[0] == "grown" and str(key[1]).startswith("upload:") and key[4] == "c45")
+    source = "upload:" + common.digest(two_numbers())  # the upload's key in the store
     app.page("partitions")
     assert not app.at.exception and not app.errors and app.figures()
     stored = entries(source)
-    assert not [key for key in stored if key[0] == "pair"]  # x and y are the data's own: no second tree
+    assert [key for key in stored if key[0] == "grown"]  # the upload's tree is there...
+    assert not [key for key in stored if key[0] == "pair"]  # ...and no second one: x and y are the data's own
     app.page("pruning").set("selectbox", "prune_method", "pessimistic")  # on every row (not a validation split)
     assert not app.at.exception and not app.errors
     stored = entries(source)
-    grown = [value for key, value in stored.items() if key[0] == "grown"]
+    # ("grown", source, target, kinds, algorithm, settings)
+    grown = [value for key, value in stored.items() if key[0] == "grown" and key[4] == "c45"]
     # ("pruned", source, target, kinds, algorithm, settings, method, options, pair)
     pruned = [value for key, value in stored.items() if key[0] == "pruned" and key[6] == "pessimistic"]
     assert len(grown) == 1 and pruned and all(p.base is grown[0] for p in pruned)  # pruned from that tree
