@@ -100,6 +100,8 @@ def _prefixes(present: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndar
     each as the smaller side (on a tie, the side holding the node's first present value);
     `real` marks the candidates a node has (p - 1 of V - 1)."""
     L, V = present.shape
+    if V == 0:  # an attribute with no value at all (every cell empty): no candidate
+        return np.zeros((L, 0, 0), dtype=bool), np.zeros((L, 0), dtype=bool)
     rank = np.empty((L, V), dtype=np.int64)
     rank[np.arange(L)[:, None], np.argsort(key, axis=1, kind="stable")] = np.arange(V)
     p = present.sum(axis=1)

@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 # kernels and routing, steps, the engine, trees, induction, pruning, and the compositions on top
 LAYERS = [
     "data", "budget", "shorten", "arff", "settings", "impurity", "kernels",
-    "encoding", "measures", "conditions", "candidates", "splits", "table",
+    "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
     "routing", "surrogates", "summary", "steps", "engine",
     "export", "partition", "tree", "induction", "pruning", "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
