@@ -227,7 +227,7 @@ def _count_right(state: np.ndarray, events, y: np.ndarray, k_max: int, intervals
     first = np.full(n, k_max + 1)
     first[rows[rank == 0]] = steps[rank == 0]
     right = most_probable(state) == y  # from step 0 until the row's first change
-    np.add.at(intervals, 0, right.sum())
+    intervals[0] += right.sum()
     np.add.at(intervals, first[right], -1)
     state = state.copy()
     for r in range(int(rank.max()) + 1 if len(rank) else 0):

@@ -127,7 +127,10 @@ class _Plan:
         self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
                                       for a in attributes], dtype=bool)
         self._multiway_tests: dict = {}
-        self.subsets_batched = subset_scan.applies(encoded, settings)  # CART's subsets, all nodes at once
+        # scored in Python: CART's subsets for a whole level at once where its shortcut applies, else node by node
+        batched = subset_scan.applies(encoded, settings)
+        self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"]
+        self.one_by_one = [j for j in self.python if j not in self.batched]
 
     def multiway_test(self, j: int) -> MultiwayTest:
         """Attribute j's one-branch-per-value test, one object for every node that makes it (its
@@ -268,24 +271,14 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         index[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out
         ties[:, cols] = np.where(out[0] >= 0, 1, 0)
     blocks = {}
-    batched = [j for j in plan.python if plan.subsets_batched and encoded.kind(encoded.attributes[j]) == "categorical"]
-    one_by_one = [j for j in plan.python if j not in batched]
-    if batched:
+    if plan.batched:
         nodes = np.flatnonzero(active)
-        sums = np.zeros((len(nodes), 0))
-        for k, i in enumerate(nodes.tolist()):  # each node's sums as the node by node path makes them
-            budget.check_time()
-            rows = level.rows[level.starts[i]:level.ends[i]].astype(np.int64)
-            summary = encoded.channels(rows, level.w[level.starts[i]:level.ends[i]]).sum(axis=1)
-            sums = np.zeros((len(nodes), len(summary))) if k == 0 else sums
-            sums[k] = summary
-        for j in batched:
-            budget.check_time()
-            found, made = subset_scan.score(encoded, s, encoded.attributes[j], nodes, level.starts, level.ends,
-                                            level.rows, level.w, sums)
+        scored = subset_scan.score(encoded, s, [encoded.attributes[j] for j in plan.batched], nodes, level.starts,
+                                   level.ends, level.rows, level.w)
+        for j, (found, made) in zip(plan.batched, scored):
             index[nodes, j], score[nodes, j], gain[nodes, j], reason[nodes, j], ties[nodes, j] = found
             blocks.update({(i, j): block for i, block in made.items()})
-    if one_by_one:
+    if plan.one_by_one:
         n_classes = max(len(encoded.classes), 1)
         for i in np.flatnonzero(active):
             budget.check_time()  # nodes scored one by one in Python: the slow path
@@ -293,7 +286,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
             weights = level.w[level.starts[i]:level.ends[i]]
             channels = encoded.channels(rows, weights)
             summary = channels.sum(axis=1)
-            for j in one_by_one:
+            for j in plan.one_by_one:
                 block = attribute_block(encoded, encoded.attributes[j], rows, channels, summary, s)
                 ok, why = split_limits(s, block.stats, n_classes, block.kind)
                 correction = correction_of(s, block, ok, float(node_size[i]))

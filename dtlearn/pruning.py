@@ -18,7 +18,6 @@ cross-validation, which grows trees, is `api.cost_complexity_cv`.
 from __future__ import annotations
 
 import heapq
-
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 

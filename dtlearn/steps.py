@@ -143,7 +143,9 @@ class _Ledger:
             for old in dropped:
                 self._nodes.pop((id(growth), old), None)
             key = (id(growth), node_id)
-            ref, before = self._nodes.pop(key, (weakref.ref(growth), 0))
+            ref, before = self._nodes.pop(key, (None, 0))
+            if ref is None or ref() is not growth:  # new, or a gone tree's id given to this one
+                ref, before = weakref.ref(growth), 0
             self._nodes[key] = (ref, before + size)
             for old in [k for k, (r, _) in self._nodes.items() if r() is None]:  # trees gone
                 del self._nodes[old]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import budget
 from .candidates import Block, _stats, _subset_sums
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
@@ -28,21 +29,34 @@ def applies(encoded, settings) -> bool:
             and settings.criterion != "gain_ratio" and (encoded.is_regression or len(encoded.classes) <= 2))
 
 
-def score(encoded, settings, attribute: str, nodes: np.ndarray, starts, ends, rows, weights, node_sums) -> tuple:
-    """Each node's competing subset of `attribute`: (index, score, gain, reason, ties) arrays
-    over `nodes`, and {node: Block} (its candidates' value sets, for the winner's test).
-    `node_sums`: (nodes, channels) the channel sums of each node's rows."""
+def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, weights) -> list[tuple]:
+    """For each of `attributes`, each node's competing subset: ((index, score, gain, reason,
+    ties) arrays over `nodes`, {node: Block}), the Block holding its candidates' value sets
+    (for the winner's test). The rows' channels and each node's sums are made once for all."""
+    L = len(nodes)
+    segments = list(zip(starts[nodes].tolist(), ends[nodes].tolist()))
+    segment = np.repeat(np.arange(L), (ends - starts)[nodes])
+    positions = np.concatenate([np.arange(a, b) for a, b in segments]) if L else np.zeros(0, np.int64)
+    node_rows = rows[positions].astype(np.int64)
+    channels = encoded.channels(node_rows, weights[positions])  # (channels, M), as the node by node path
+    bounds = np.concatenate([[0], np.cumsum((ends - starts)[nodes])])
+    # each node's sums as the node by node path sums its own rows (the same pairwise sum per row)
+    node_sums = np.array([channels[:, a:b].sum(axis=1) for a, b in zip(bounds[:-1], bounds[1:])]) if L \
+        else np.zeros((0, len(channels)))
+    scored = []
+    for attribute in attributes:
+        budget.check_time()
+        scored.append(_score(encoded, settings, attribute, segment, node_rows, channels, node_sums, nodes))
+    return scored
+
+
+def _score(encoded, settings, attribute: str, segment, node_rows, channels, node_sums, nodes) -> tuple:
     values = encoded.categories(attribute)
     V, L = len(values), len(nodes)
     index, gain_at, score_at = np.full(L, -1, dtype=np.int64), np.zeros(L), np.zeros(L)
     reason, ties = np.zeros(L, dtype=np.int64), np.zeros(L, dtype=np.int64)
     if L == 0:
         return (index, score_at, gain_at, reason, ties), {}
-    lengths = (ends - starts)[nodes]
-    segment = np.repeat(np.arange(L), lengths)
-    positions = np.concatenate([np.arange(a, b) for a, b in zip(starts[nodes], ends[nodes])])
-    node_rows = rows[positions].astype(np.int64)
-    channels = encoded.channels(node_rows, weights[positions])  # (channels, M), as the node by node path
     codes = encoded.codes(attribute)[node_rows]
     known = codes >= 0
     key = segment[known] * V + codes[known]

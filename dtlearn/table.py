@@ -121,9 +121,8 @@ class CandidateTable:
         if name in self.per_block:
             return self.per_block[name][self.block]
         if name == "threshold":
-            blocks = self.evaluation.blocks
-            return np.concatenate([np.full(b.size, np.nan) if b.thresholds is None else b.thresholds
-                                   for b in blocks]) if blocks else np.zeros(0)
+            parts = [self._block_thresholds(j) for j in range(len(self.evaluation.blocks))]
+            return np.concatenate(parts) if parts else np.zeros(0)
         if name not in self.measure_names:
             raise KeyError(name)
         parts = [_measure(block.stats, name, np.arange(block.size)) for block in self.evaluation.blocks]
@@ -195,7 +194,7 @@ class CandidateTable:
         if name in self.per_block:
             return np.full(stop - start, self.per_block[name][j])
         if name == "threshold":
-            return self._thresholds(np.arange(start, stop))
+            return self._block_thresholds(j)
         return _measure(self.evaluation.blocks[j].stats, name, np.arange(stop - start), forget)
 
     @cached_property
@@ -224,15 +223,18 @@ class CandidateTable:
         data.update(self._text(rows))
         return pd.DataFrame(data, index=rows)[order]
 
+    def _block_thresholds(self, j: int) -> np.ndarray:
+        """Attribute j's cut thresholds (NaN for candidates that are not cuts)."""
+        block = self.evaluation.blocks[j]
+        return np.full(block.size, np.nan) if block.thresholds is None else block.thresholds
+
     def _thresholds(self, rows: np.ndarray) -> np.ndarray:
         """The threshold of each row given (NaN for a row that is not a cut)."""
         out = np.full(len(rows), np.nan)
         blocks = self.block[rows]
         for j in np.unique(blocks):
-            thresholds = self.evaluation.blocks[j].thresholds
-            if thresholds is not None:
-                mine = blocks == j
-                out[mine] = thresholds[self.index[rows[mine]]]
+            mine = blocks == j
+            out[mine] = self._block_thresholds(j)[self.index[rows[mine]]]
         return out
 
     def _measure_of(self, name: str, rows: np.ndarray) -> np.ndarray:

@@ -70,22 +70,20 @@ def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tu
         pair = None  # the data's own two attributes: the same pruning as the Pruning page's
     grow_settings = tuple((k, v) for k, v in settings if k != "prune")
 
-    def grown_tree() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
-        if pair is None:
-            return common.grown(source, target, kinds, algorithm, grow_settings)
-        return dtlearn.fit(data.select(list(pair)), algorithm, **dict(grow_settings))
+    def stored() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
+        return common.grown(source, target, kinds, algorithm, grow_settings)
 
     return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
-                           lambda: _prune(data, algorithm, settings, method, options, pair, grown_tree))
+                           lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,
+                                          stored if pair is None else None))
 
 
-def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, options: tuple,
-           pair: tuple | None, grown_tree) -> PruneResult:
-    """The pruning asked for; `grown_tree()` is the tree grown on all of `data` (on `pair`)."""
+def _prune(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, method: str, options: tuple,
+           pair: tuple | None, stored=None) -> PruneResult:
+    """The pruning asked for; `stored()`, when given, is the tree already grown on all of `data`."""
     if pair is not None:
         data = data.select(list(pair))
     opts = dict(options)
-    grow_settings = {k: v for k, v in settings if k != "prune"}
     if method in VALIDATION_METHODS:
         train, validation, _ = dtlearn.train_validation_test_split(
             data, validation=opts["validation"], test=0, seed=int(opts["seed"]))
@@ -94,7 +92,7 @@ def _prune(data: dtlearn.Dataset, algorithm: str, settings: tuple, method: str, 
         # accuracy against size: a classification chart (the page shows none for a numeric target)
         curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, validation)
         return PruneResult(base, pruned, train, validation, curve, None)
-    base = grown_tree()
+    base = stored() if stored is not None else dtlearn.fit(data, algorithm, **grow_settings)
     if method == "pessimistic":
         pruned = dtlearn.prune(base, method, confidence=opts["confidence"], subtree_raising=opts["raising"])
         return PruneResult(base, pruned, data, None, None, None)
