@@ -23,6 +23,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from . import budget
 from .api import cross_validate, fit
 from .data import Dataset
 from .evaluation import CrossValidation, accuracy, mean_squared_error
@@ -83,6 +84,7 @@ class AlgorithmResult:
     training_score: float | None = None  # accuracy on the training rows (regression: MSE)
     cv: CrossValidation | None = None  # the fold scores (accuracy, or MSE)
     cv_problem: str | None = None  # why cross-validation could not run (e.g. too few rows)
+    too_costly: bool = False  # `problem` is the budget's refusal (budget.TooCostly), not the data's
 
     @property
     def applies(self) -> bool:
@@ -253,11 +255,16 @@ def _settings_for(algorithm: str, data: Dataset, settings: dict):
 
 
 def _run(algorithm: str, data: Dataset, settings: dict, k: int, seed: int) -> AlgorithmResult:
+    with budget.anew():  # each algorithm is a result of its own, under its own budget
+        return _grown_and_scored(algorithm, data, settings, k, seed)
+
+
+def _grown_and_scored(algorithm: str, data: Dataset, settings: dict, k: int, seed: int) -> AlgorithmResult:
     try:
         options, notes, skipped = _settings_for(algorithm, data, settings)
         tree = fit(data, algorithm, **options)
     except ValueError as error:  # e.g. ID3 on a numeric target: only CART grows regression trees
-        return AlgorithmResult(algorithm, None, str(error))
+        return AlgorithmResult(algorithm, None, str(error), too_costly=isinstance(error, budget.TooCostly))
     scorer = mean_squared_error if tree.is_regression else accuracy
     cv, cv_problem = None, None
     try:

@@ -16,14 +16,13 @@ level by level, and `steps` turns its record into that order. C4.5's collapse st
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from . import budget, engine
+from .collector import no_cycle_collection
 from .data import DataError, Dataset, label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
@@ -47,7 +46,7 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
     encoded = encode(data, config)
     growth = Growth(data, config, encoded.class_factor, encoded.task)
     meta = _tree(encoded, config, (), 0)
-    with _no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
+    with no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
         grown = engine.grow(encoded, config)
         budget.report("recording", None, f"{grown.size:,} nodes")
         steps = steps_of(grown, encoded, config, growth)
@@ -55,17 +54,6 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
     if config.collapse:
         steps += list(collapse_steps(steps, len(steps)))
     return replace(meta, steps=tuple(steps), total_steps=len(steps))
-
-
-@contextmanager
-def _no_cycle_collection():
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import export
+from .collector import no_cycle_collection
 from .data import label, labels_of
 from .summary import summarize_all, summarize_many
 from .routing import distribution, encode_rows, flatten, leaves, most_probable
@@ -336,6 +337,11 @@ def _build(tree: Tree) -> Node:
     """The nodes of the tree after its steps: found top-down, summarised all at once (level by
     level: a node no row reaches shows its parent's distribution), made bottom-up (a node
     holds its children), without recursion."""
+    with no_cycle_collection():  # a node or more per step, none in a cycle
+        return _made(tree)
+
+
+def _made(tree: Tree) -> Node:
     state, stats = _latest(tree)
     paths = _Paths()
     order: list[tuple[int, int, str | None, int]] = []  # (id, depth, branch, parent position), pre-order

@@ -23,6 +23,11 @@ def shown(value) -> str:
     return "—" if value is None or value != value else number(value, common.digits())
 
 
+def why_not(result) -> str:
+    """Why an algorithm has no tree here, in words: the data, or the server's budget."""
+    return "was not grown here" if result.too_costly else "does not apply to this data"
+
+
 def spread(mean, sd) -> str:
     """A cross-validated score: mean ± standard deviation of the folds ('—': not cross-validated)."""
     return "—" if mean != mean else f"{shown(mean)} ± {shown(sd)}"
@@ -62,7 +67,7 @@ st.caption("Training: on the rows the tree was grown from. CV: each tree regrown
            "scored on the fifth left out, five times; the mean and the standard deviation of the five scores.")
 for r in comparison.results:
     if not r.applies:
-        st.caption(f"**{title(r.algorithm)}** does not apply to this data: {md(r.problem)}")
+        st.caption(f"**{title(r.algorithm)}** {why_not(r)}: {md(r.problem)}")
         continue
     for name, why in r.skipped:
         st.caption(f"**{title(r.algorithm)}** ignores the setting {md(name)}: {md(why)}")
@@ -116,7 +121,7 @@ for pair in (results[:2], results[2:4]):
         with column:
             st.markdown(f"**{title(r.algorithm)}**")
             if not r.applies:
-                st.caption(f"Does not apply to this data: {md(r.problem)}")
+                st.caption(f"{why_not(r).capitalize()}: {md(r.problem)}")
                 continue
             dot = r.tree.to_dot(digits=common.digits())
             if r.n_leaves <= LEGIBLE_LEAVES:

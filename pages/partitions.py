@@ -58,7 +58,8 @@ k = min(max(int(state["part_step"]), 0), tree.total_steps)
 common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step")
 if tree.total_steps != v.tree.total_steps or any(
         a.test != b.test for a, b in zip(tree.steps, v.tree.steps) if a.action == b.action == "split"):
-    st.caption(f"This tree sees {md(shown(x))} and {md(shown(y))} only: {tree.total_steps} steps. The Step page's "
+    steps = f"{tree.total_steps} step{'s' if tree.total_steps != 1 else ''}"
+    st.caption(f"This tree sees {md(shown(x))} and {md(shown(y))} only: {steps}. The Step page's "
                f"tree, on every attribute, has {v.tree.total_steps}; its step is kept there.")
 partial = tree.at_step(k)
 bounds = default_bounds(tree, x, y)

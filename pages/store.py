@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -199,12 +199,20 @@ def _add_buffer(buffers: dict, array: np.ndarray) -> None:
 
 
 def _array_bytes(array: np.ndarray, sample: int = 1000) -> int:
-    """An array's buffer; an object array's elements too, from an even sample of them."""
+    """An array's buffer; an object array's elements too, estimated from an even sample of them.
+    Elements are weighed per distinct object (pandas' parser gives equal cells one string, so a
+    column of categories refers to a few strings many times): the sample's distinct objects plus,
+    for the rows not sampled, as many new ones as the sample met once (Good-Turing: all of them
+    for a column of distinct values, none for a few categories)."""
     if array.dtype != object or array.size == 0:
         return array.nbytes
     flat = array.reshape(-1)
     picked = flat[:: max(1, flat.size // sample)]
-    return array.nbytes + int(sum(sys.getsizeof(v) for v in picked) * flat.size / len(picked))
+    seen = Counter(map(id, picked))
+    sizes = {id(v): sys.getsizeof(v) for v in picked}
+    once = sum(1 for count in seen.values() if count == 1)
+    distinct = min(flat.size, len(seen) + once * (flat.size - len(picked)) / len(picked))
+    return array.nbytes + int(sum(sizes.values()) / len(sizes) * distinct)
 
 
 def _column_values(column: pd.Series) -> list[np.ndarray]:

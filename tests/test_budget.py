@@ -6,6 +6,7 @@ and predicting every subtree of the sequence one by one.
 
 from __future__ import annotations
 
+import time
 import numpy as np
 import pandas as pd
 import pytest
@@ -91,6 +92,50 @@ def test_budgets_nest_and_restore():
         with budget.within(inner):
             assert budget.current() is inner
         assert budget.current() is outer
+
+
+def _burn(seconds: float) -> None:
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+def test_anew_starts_the_budget_s_clock_again_for_its_block_only():
+    reports = []
+    with budget.within(budget.Budget(seconds=0.05, nodes=7), report=lambda *a: reports.append(a)):
+        _burn(0.06)
+        with pytest.raises(dtlearn.TooCostly):
+            budget.check_time()
+        with budget.anew():
+            budget.check_time()  # a fresh 0.05 s
+            assert budget.current().nodes == 7  # the same budget, the same progress display
+            budget.report("growing", 0.5)
+        with pytest.raises(dtlearn.TooCostly):
+            budget.check_time()  # the outer clock still ran out
+    assert reports == [("growing", 0.5, "")]
+    with budget.anew():
+        budget.check_time()  # no budget: nothing to restart, never refused
+
+
+def test_one_algorithm_running_out_of_time_leaves_the_others_their_own(monkeypatch):
+    # Compare on a 1,000,000-row upload: ID3 spent the whole 60 s labelling a million distinct
+    # numbers before its split was refused, and C4.5, CART and Zaki were refused at once.
+    from dtlearn import comparison
+
+    real_fit = comparison.fit
+
+    def fit(data, algorithm, **settings):
+        if algorithm == "id3":
+            _burn(2.2)
+            budget.check_time()
+        return real_fit(data, algorithm, **settings)
+
+    monkeypatch.setattr(comparison, "fit", fit)
+    with budget.within(budget.Budget(seconds=2.0)):  # ample for tennis, first numba loads included
+        result = comparison.compare_algorithms(dtlearn.load_dataset("tennis"), k=2)
+    assert "more than the 2 seconds" in result.result("id3").problem and result.result("id3").too_costly
+    assert not comparison.compare_algorithms(dtlearn.load_dataset("tips"), k=2).result("id3").too_costly  # the data's
+    assert [r.algorithm for r in result.applied] == ["c45", "cart", "zaki"]
 
 
 def test_tables_are_kept_for_a_bounded_number_of_nodes_and_rebuilt_the_same():

@@ -512,3 +512,37 @@ def test_a_histogram_counts_every_known_value_in_at_most_max_bins_bins():
     counts, edges = dtlearn.data.histogram(pd.Series([5, None, "x", 5, 5]))
     assert counts.tolist() == [3] and len(edges) == 2
     assert dtlearn.data.histogram([None, None])[0].tolist() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=False), st.floats(width=32, allow_nan=False),
+                          st.sampled_from([0.0, -0.0, 1e12, 1e12 + 0.5, 123456789012.5, 1e-7, 2.5e15, -3.0])),
+                max_size=40),
+       st.lists(st.integers(min_value=-2**62, max_value=2**62), max_size=20))
+def test_labels_in_bulk_are_label_of_each_value(floats, integers):
+    # dtlearn.data.labels writes a column of numbers at once (ID3 encodes every distinct number
+    # of a 1,000,000-row column): it must be `label`, value for value, for floats (float32 too),
+    # integers, text and booleans.
+    from dtlearn.data import label, labels
+
+    whole = np.array(integers, dtype=np.int64)
+    unsigned = whole.astype(np.uint64) if (whole >= 0).all() else np.array([], dtype=np.uint64)
+    for values in (np.array(floats, dtype=float), np.array(floats, dtype=np.float32), whole, unsigned,
+                   np.array(["Sunny", 2.5, 3, None, True], dtype=object), np.array([True, False])):
+        assert labels(values) == [label(v) for v in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from([np.nan, 0.0, -0.0, np.inf, -np.inf, 0.1234567890123, 0.1234567890124, 2.0]),
+                          st.floats(allow_nan=False, min_value=-1e6, max_value=1e6)), min_size=1, max_size=60))
+def test_a_numeric_column_s_categories_and_codes_are_its_ordered_labels_and_their_codes(cells):
+    # ID3 treats a numeric column as categories: dtlearn.encoding.categories_and_codes labels
+    # each distinct number once; it must equal the two definitions it replaces, including values
+    # whose labels coincide (12 significant digits) and a missing cell (code -1).
+    from dtlearn.data import ordered_labels
+    from dtlearn.encoding import categories_and_codes, codes_for
+
+    column = pd.Series(cells, dtype=float)
+    codes, categories = categories_and_codes(column)
+    assert categories == ordered_labels(column)
+    assert codes.tolist() == codes_for(column, ordered_labels(column)).tolist()
