@@ -159,12 +159,13 @@ def labels(values) -> list[str]:
     """`label` of each value, the same strings, made in bulk: a column of numbers is written a
     million values at a time (ID3 labels every distinct number of a numeric column it treats as
     categories; one `label` call each took a minute on a 1,000,000-row upload)."""
-    values = np.asarray(values)
-    if values.dtype.kind in "iu":
-        return list(map(str, values.tolist()))
-    if values.dtype.kind != "f":
-        return [label(v) for v in values.tolist()]
-    return [_float_label(written, v) for written, v in zip(map(repr, values.tolist()), values.tolist())]
+    kind = values.dtype.kind if isinstance(getattr(values, "dtype", None), np.dtype) else None
+    if kind in ("i", "u"):
+        return list(map(str, np.asarray(values).tolist()))
+    if kind != "f":  # text, booleans, dates (pandas' own arrays yield Timestamps): one at a time, as given
+        return [label(v) for v in values]
+    numbers = np.asarray(values).tolist()
+    return [_float_label(written, v) for written, v in zip(map(repr, numbers), numbers)]
 
 
 def _float_label(written: str, value: float) -> str:

@@ -144,11 +144,11 @@ def categories_and_codes(column: pd.Series) -> tuple[np.ndarray, tuple[str, ...]
     """(codes_for(column, categories), categories) with categories = ordered_labels(column), each
     distinct float labelled once (ID3 on a 1,000,000-row column of numbers labelled its million
     values twice: for the order, then for the codes)."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    values = np.asarray(uniques)
-    if isinstance(column.dtype, pd.CategoricalDtype) or values.dtype.kind != "f":
+    if not (isinstance(column.dtype, np.dtype) and column.dtype.kind == "f"):
         categories = ordered_labels(column)
         return codes_for(column, categories), categories
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    values = np.asarray(uniques, dtype=float)
     named = labels(values)
     categories = tuple(named[i] for i in np.argsort(values, kind="stable"))  # as ordered_labels: by value
     lookup = {name: i for i, name in enumerate(categories)}

@@ -528,7 +528,8 @@ def test_labels_in_bulk_are_label_of_each_value(floats, integers):
     whole = np.array(integers, dtype=np.int64)
     unsigned = whole.astype(np.uint64) if (whole >= 0).all() else np.array([], dtype=np.uint64)
     for values in (np.array(floats, dtype=float), np.array(floats, dtype=np.float32), whole, unsigned,
-                   np.array(["Sunny", 2.5, 3, None, True], dtype=object), np.array([True, False])):
+                   np.array(["Sunny", 2.5, 3, None, True], dtype=object), np.array([True, False]),
+                   pd.Series(pd.to_datetime(["2024-03-01 00:00", "2024-03-02 10:00"])).array, ["x", 1.5, 2]):
         assert labels(values) == [label(v) for v in values]
 
 
