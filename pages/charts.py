@@ -170,7 +170,7 @@ def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step
     finer than a pixel; nothing here is hovered) halves what the browser receives."""
     corners = np.array([(r.x0, r.x1, r.y0, r.y1) for r in rectangles], dtype=np.float32).reshape(-1, 4)
     x0, x1, y0, y1 = corners.T
-    gap = np.full(len(corners), np.nan)
+    gap = np.full(len(corners), np.nan, dtype=np.float32)
     xs = np.column_stack([x0, x1, x1, x0, x0, gap])
     ys = np.column_stack([y0, y0, y1, y1, y0, gap])
     groups: dict[tuple[str, bool], list[int]] = {}
@@ -184,7 +184,7 @@ def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step
     ends = np.array([(line.value, line.start, line.end, line.attribute == x) for line in older],
                     dtype=np.float32).reshape(-1, 4)
     value, start, end, vertical = ends.T
-    gap = np.full(len(ends), np.nan)
+    gap = np.full(len(ends), np.nan, dtype=np.float32)
     xs = np.where(vertical[:, None] == 1, np.column_stack([value, value, gap]), np.column_stack([start, end, gap]))
     ys = np.where(vertical[:, None] == 1, np.column_stack([start, end, gap]), np.column_stack([value, value, gap]))
     fig.add_trace(go.Scatter(x=xs.ravel(), y=ys.ravel(), mode="lines", line=dict(color="#333", width=1),

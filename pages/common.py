@@ -117,13 +117,14 @@ def digest(content: bytes) -> str:
 # it dtlearn raises TooCostly, whose message names the settings that make the work cheaper. The
 # seconds are the computing thread's processor time (the compiled kernels release the GIL, so
 # other sessions go on meanwhile): the 20,000-level chain (39,999 nodes, O(n^2) cuts scanned)
-# takes ~15 s to grow; ID3 on a column of 3,000 values is refused at its second level.
+# takes ~15 s to grow; ID3 on a column of 3,000 values is refused at its second level. Compare
+# gives each of its four algorithms (a tree and its folds) a budget of its own.
 BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000)
 # Every shared result lives in one store, bounded in bytes and forgotten after 30 idle minutes.
 # A buffer several entries share is weighed once (a 100 MB upload's frame, ~100 MB, is held as
 # read, as prepared and by its trees): the upload, its tree and its pruning fit in 1 GiB, and
-# with the transient work of the heaviest page (Compare: 4 trees x 5 folds) and the server
-# itself the process stays under 2 GB (benchmarks/bench_upload.py).
+# with the transient work of the heaviest page (Compare: 4 trees and their folds, one at a time)
+# and the server itself the process stays under 2 GB (1,881 MB: benchmarks/bench_upload.py).
 STORE = store.Store(max_bytes=1024 * 2**20, ttl=30 * 60)
 memory.give_back_freed_memory()  # once per server process: this module is imported once
 

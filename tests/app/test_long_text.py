@@ -225,7 +225,15 @@ def test_thousands_of_regions_are_drawn_as_a_few_traces_with_the_newest_cuts_num
     figure = charts.partition_chart(rectangles, lines, frame, "x", "x2", "y", tree.classes, newest, bounds)
     filled = [t for t in figure.data if t.fill == "toself"]
     assert len(filled) == 2  # the two classes' colours (every region is decided)
-    assert sum(list(t.x).count(None) for t in filled) == n  # every region, as one closed polygon
+    # every region as one closed polygon (its four corners, back to the first, then a NaN gap), in
+    # single precision: the corners of all polygons are the rectangles' corners
+    polygons = np.concatenate([np.column_stack([np.asarray(t.x).reshape(-1, 6), np.asarray(t.y).reshape(-1, 6)])
+                               for t in filled])
+    assert polygons.shape == (n, 12) and np.isnan(polygons[:, [5, 11]]).all()
+    corners = sorted(map(tuple, polygons[:, [0, 1, 6, 8]].tolist()))
+    assert corners == sorted(tuple(np.float32([r.x0, r.x1, r.y0, r.y1]).tolist()) for r in rectangles)
+    cuts = next(t for t in figure.data if t.mode == "lines" and t.fill != "toself")
+    assert np.asarray(cuts.x).size == 3 * (len(lines) - 1)  # every older cut: two ends and a gap
     numbers = sorted(int(a.text.strip("<b/>")) for a in figure.layout.annotations)
     assert numbers == sorted(line.step for line in lines)[-charts.LABELLED_CUTS:] and numbers[-1] == newest
     assert len(figure.layout.shapes) == charts.LABELLED_CUTS
