@@ -52,6 +52,7 @@ class _Context:
     budget: Budget
     deadline: float
     report: object  # callable(stage: str, done: float | None, detail: str) or None
+    seconds: float | None = None  # what this block was allowed (a share: less than the budget's)
 
 
 _current: ContextVar[_Context | None] = ContextVar("dtlearn_budget", default=None)
@@ -65,7 +66,7 @@ def within(budget: Budget, report=None):
     The clock is the thread's processor time, not the wall's: a server busy with thirty
     sessions makes every computation wait, and waiting is not the computation's cost."""
     deadline = time.thread_time() + budget.seconds if budget.seconds is not None else float("inf")
-    token = _current.set(_Context(budget, deadline, report))
+    token = _current.set(_Context(budget, deadline, report, budget.seconds))
     try:
         yield
     finally:
@@ -73,16 +74,23 @@ def within(budget: Budget, report=None):
 
 
 @contextmanager
-def anew():
-    """Start the current budget's clock again for the enclosed work (no-op without a budget): a
-    computation of several results, each with its own budget (Compare's four algorithms: one
-    that runs out, ID3 on a million distinct numbers, must not leave the others no time)."""
+def share(parts: int):
+    """The enclosed work gets 1/`parts` of the time the current budget has left (no-op without a
+    budget): a result made of several parts, each with a fair share (Compare's four algorithms,
+    `parts` = the algorithms still to run, so time a quick one leaves goes to the next). One
+    that runs out, ID3 on a million distinct numbers, leaves the others their time, and the whole
+    stays within the one budget."""
     context = _current.get()
     if context is None:
         yield
         return
-    with within(context.budget, context.report):
+    now = time.thread_time()
+    allowed = max(context.deadline - now, 0.0) / max(parts, 1)  # the last part: all that is left
+    token = _current.set(_Context(context.budget, now + allowed, context.report, allowed))
+    try:
         yield
+    finally:
+        _current.reset(token)
 
 
 def current() -> Budget | None:
@@ -94,7 +102,7 @@ def check_time(advice: str = GROWING) -> None:
     """Raise TooCostly when the computation has run past its time limit."""
     context = _current.get()
     if context is not None and time.thread_time() > context.deadline:
-        raise TooCostly(f"This needs more than the {_seconds(context.budget.seconds)} of computing allowed here "
+        raise TooCostly(f"This needs more than the {_seconds(context.seconds)} of computing allowed here "
                         f"for one result. {advice}.")
 
 
@@ -125,4 +133,6 @@ def report(stage: str, done: float | None = None, detail: str = "") -> None:
 
 
 def _seconds(seconds: float | None) -> str:
-    return f"{seconds:g} seconds" if seconds is not None else "time"
+    if seconds is None:
+        return "time"
+    return f"{round(seconds) if seconds >= 1 else float(f'{seconds:.2g}'):g} seconds"  # a share: 15, not 14.99871

@@ -254,8 +254,8 @@ def _settings_for(algorithm: str, data: Dataset, settings: dict):
     return options, notes, tuple(skipped)
 
 
-def _run(algorithm: str, data: Dataset, settings: dict, k: int, seed: int) -> AlgorithmResult:
-    with budget.anew():  # each algorithm is a result of its own, under its own budget
+def _run(algorithm: str, data: Dataset, settings: dict, k: int, seed: int, still_to_run: int) -> AlgorithmResult:
+    with budget.share(still_to_run):  # a fair share of the comparison's budget each
         return _grown_and_scored(algorithm, data, settings, k, seed)
 
 
@@ -282,10 +282,13 @@ def compare_algorithms(data: Dataset, settings: dict | None = None, k: int = 5, 
     algorithm that accepts them; one an algorithm rejects is skipped for it and noted in its
     `skipped`. An algorithm that does not apply to the data (ID3 and C4.5 on a numeric target:
     regression trees are CART's) has no tree and says why in `problem`. Cross-validation is
-    `dtlearn.cross_validate(data, algorithm, k, seed, **settings)`, stratified k-fold.
+    `dtlearn.cross_validate(data, algorithm, k, seed, **settings)`, stratified k-fold. Under a
+    `dtlearn.budget`, each algorithm (its tree and its folds) gets a fair share of the time left
+    (`budget.share`): one the budget refuses is reported in `problem`, with `too_costly` set.
     """
     settings = dict(settings or {})
-    results = tuple(_run(algorithm, data, settings, k, seed) for algorithm in ALGORITHMS)
+    results = tuple(_run(algorithm, data, settings, k, seed, still_to_run=len(ALGORITHMS) - i)
+                    for i, algorithm in enumerate(ALGORITHMS))
     grown = [r for r in results if r.applies]
     task = grown[0].tree.task if grown else infer_task(data)
     pairs = []
