@@ -118,7 +118,7 @@ def digest(content: bytes) -> str:
 # seconds are the computing thread's processor time (the compiled kernels release the GIL, so
 # other sessions go on meanwhile): the 20,000-level chain (39,999 nodes, O(n^2) cuts scanned)
 # takes ~15 s to grow; ID3 on a column of 3,000 values is refused at its second level. Compare
-# gives each of its four algorithms (a tree and its folds) a budget of its own.
+# shares it: each algorithm (a tree and its folds) gets the time left over the algorithms to run.
 BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000)
 # Every shared result lives in one store, bounded in bytes and forgotten after 30 idle minutes.
 # A buffer several entries share is weighed once (a 100 MB upload's frame, ~100 MB, is held as
