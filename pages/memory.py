@@ -6,7 +6,7 @@ folds), the next page's arrays came from fresh memory and the process's peak cli
 every page. Arrays of 1 MB or more are made with their own mapping instead (given back to the
 system when freed), and threads share two heaps rather than one each (a session's thread no
 longer keeps a heap of its own). Measured with benchmarks/bench_upload.py: the million-row
-upload's root table 1,622 -> 1,406 MB peak. Elsewhere (macOS, Windows, musl) nothing changes.
+upload's root table 1,622 -> 1,418 MB peak. Elsewhere (macOS, Windows, musl) nothing changes.
 """
 
 from __future__ import annotations
