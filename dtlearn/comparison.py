@@ -80,7 +80,7 @@ class AlgorithmResult:
     problem: str | None = None  # dtlearn's message saying why it does not apply
     settings: tuple[tuple[str, object], ...] = ()  # the keyword settings it was grown with
     skipped: tuple[tuple[str, str], ...] = ()  # (setting, why this algorithm rejected it)
-    notes: tuple[str, ...] = ()  # settings turned off for this data, in words
+    notes: tuple[str, ...] = ()  # settings turned off for this data (or a score refused by the budget), in words
     training_score: float | None = None  # accuracy on the training rows (regression: MSE)
     cv: CrossValidation | None = None  # the fold scores (accuracy, or MSE)
     cv_problem: str | None = None  # why cross-validation could not run (e.g. too few rows)
@@ -266,13 +266,18 @@ def _grown_and_scored(algorithm: str, data: Dataset, settings: dict, k: int, see
     except ValueError as error:  # e.g. ID3 on a numeric target: only CART grows regression trees
         return AlgorithmResult(algorithm, None, str(error), too_costly=isinstance(error, budget.TooCostly))
     scorer = mean_squared_error if tree.is_regression else accuracy
+    training = None
+    try:
+        training = scorer(tree, data)
+    except budget.TooCostly as error:  # a large CART tree predicting with surrogates past the budget
+        notes.append(f"no training score: {error}")
     cv, cv_problem = None, None
     try:
         cv = cross_validate(data, algorithm, k, seed, **options)
     except ValueError as error:  # too few rows for k folds, or a fold no tree can be grown on
         cv_problem = str(error)
     return AlgorithmResult(algorithm, tree, None, tuple(options.items()), skipped, tuple(notes),
-                           scorer(tree, data), cv, cv_problem)
+                           training, cv, cv_problem)
 
 
 def compare_algorithms(data: Dataset, settings: dict | None = None, k: int = 5, seed: int = 0) -> AlgorithmComparison:

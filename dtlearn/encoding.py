@@ -12,7 +12,6 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from . import budget
 from .data import Dataset, labels, ordered_labels
 
 MISSING, UNSEEN = -1, -2
@@ -137,7 +136,6 @@ class _LazyCodes(dict):
         self._frame = frame
 
     def __missing__(self, attribute: str):
-        budget.check_time()  # a column of a million distinct numbers takes seconds to label
         self[attribute] = categories_and_codes(self._frame[attribute])
         return self[attribute]
 

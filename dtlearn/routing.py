@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import budget
 from .conditions import MultiwayTest, ThresholdTest
 from .encoding import MISSING, codes_for
 from .kernels import FOLLOW, SHARE, _branch, _surrogate_branch, route
@@ -79,6 +80,7 @@ def training_rows(encoded, ancestry, settings) -> tuple[np.ndarray, np.ndarray]:
     for all rows at once, and such a row arrives with weight 1 or not at all. Only the rows
     some test cannot place (a missing value) are walked down split by split (`_walk`), and only
     through the splits on the attributes where that happens."""
+    budget.check_time()  # asked node by node (a large CART tree's surrogates, when it predicts): O(rows) each
     n = encoded.n_rows
     tests: dict = {}  # attribute -> {reads its numbers (else codes): positions in the path of its tests}
     for i, (step, _) in enumerate(ancestry):  # (no tuple kept per split: they would wake the garbage collector)

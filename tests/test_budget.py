@@ -149,6 +149,32 @@ def test_one_algorithm_running_out_of_time_leaves_the_others_their_share(monkeyp
     assert not comparison.compare_algorithms(dtlearn.load_dataset("tips"), k=2).result("id3").too_costly  # the data's
 
 
+def test_a_tree_predicting_with_surrogates_past_its_share_is_reported_not_raised(monkeypatch):
+    # A 200,000-row upload's Compare: CART's tree predicts rows with missing values through its
+    # surrogates, found node by node from each node's training rows (O(rows) a node): it ran for
+    # many minutes unchecked, and a check there must not escape the comparison as an error.
+    from dtlearn import comparison, routing, steps
+
+    def slow_rows(*args):
+        _burn(0.05)
+        return routing.training_rows(*args)
+
+    monkeypatch.setattr(steps, "training_rows", slow_rows)
+    frame = dtlearn.load_dataset("iris").frame.copy()
+    frame.loc[::7, "petal_length"] = np.nan  # rows that surrogates place
+    with budget.within(budget.Budget(seconds=2.0)):
+        result = comparison.compare_algorithms(dtlearn.Dataset(frame, "species"), k=2)
+    cart = result.result("cart")
+    assert cart.applies  # the tree is grown; what its share could not afford is said, not raised
+    refused = [n for n in cart.notes if n.startswith("no training score")] + [cart.cv_problem or ""]
+    assert any("more than the" in text for text in refused)
+    with budget.within(budget.Budget(seconds=0.5)):
+        with pytest.raises(dtlearn.TooCostly):  # the check itself, where the time goes
+            for _ in range(20):
+                routing.training_rows(cart.tree.steps[0].origin.encoded, (), cart.tree.settings)
+                _burn(0.05)
+
+
 def test_tables_are_kept_for_a_bounded_number_of_nodes_and_rebuilt_the_same():
     tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
     growth = tree.steps[0].origin
