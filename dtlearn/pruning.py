@@ -27,7 +27,7 @@ import pandas as pd
 from . import budget
 from .data import Dataset, label
 from .encoding import codes_for
-from .routing import branches, node_totals
+from .routing import branches, encode_training, node_totals, single_paths
 from .steps import Growth
 from .tree import KEEP, PRUNE, RAISE, Node, Step, Tree
 
@@ -46,6 +46,7 @@ class _Work:
     rows: np.ndarray | None = None  # training rows reaching it (pessimistic pruning)
     weights: np.ndarray | None = None  # and their weights
     counts: np.ndarray | None = None  # their class weights, once asked for (until the rows are re-sorted)
+    estimate: tuple = ()  # (counts, estimated errors as a leaf): asked again by every ancestor
 
     @property
     def id(self) -> int:
@@ -344,6 +345,7 @@ class _Training:
     """The training rows as pessimistic pruning re-sorts them (J48's resetDistribution)."""
 
     def __init__(self, tree: Tree) -> None:
+        self.settled = False  # every row on one path, weight 1, none re-sorted since `assign_all`
         if tree.data is None:
             raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
         origin = tree.steps[0].origin if tree.steps and tree.steps[0].origin is not None else None
@@ -360,6 +362,13 @@ class _Training:
         if work.counts is None:
             work.counts = self.class_weights(work.rows, work.weights)
         return work.counts
+
+    def estimated(self, work: _Work, cf: float) -> float:
+        """`_estimated` errors of `work` as a leaf, once per assignment of its rows."""
+        counts = self.counts(work)
+        if not work.estimate or work.estimate[0] is not counts:
+            work.estimate = (counts, _estimated(counts, cf))
+        return work.estimate[1]
 
     def split(self, work: _Work, rows: np.ndarray, weights: np.ndarray, keep_shares: bool):
         """The rows and weights each child of `work` receives; the shares of the known weight
@@ -386,8 +395,45 @@ class _Training:
             parts.append((rows[keep].copy(), np.where(unknown, weights * shares[b], weights)[keep]))
         return parts
 
+    def assign_all(self, root: _Work, flat) -> None:
+        """`assign` of every training row (weight 1) from the root of the unpruned tree (`flat`:
+        its routing arrays). When every row takes one path, one routing pass finds each row's
+        leaf and the rows are sorted by leaf in pre-order: each node's rows are then one slice,
+        in the order `assign` leaves them, and its counts and shares follow from its leaves'.
+        `assign` sorts the rows again at every node: O(rows x depth), minutes on a deep chain."""
+        n = self.encoded.n_rows
+        leaf_of = single_paths(flat, encode_training(flat, self.encoded))
+        if leaf_of is None:  # a missing value on the way: rows are shared between branches
+            self.assign(root, np.arange(n), np.ones(n))
+            return
+        self.settled = True
+        order = list(root.walk())  # pre-order, children in branch order
+        rank = np.full(len(flat.ids), -1, dtype=np.int64)
+        position = {int(node_id): i for i, node_id in enumerate(flat.ids)}
+        leaves = [work for work in order if work.is_leaf]
+        rank[[position[work.id] for work in leaves]] = np.arange(len(leaves))
+        leaf_rank = rank[leaf_of]
+        rows = np.argsort(leaf_rank, kind="stable")  # within a leaf, ascending rows (as `assign`)
+        weights = np.ones(n)
+        by_class = np.zeros((len(leaves), self.k))
+        np.add.at(by_class, (leaf_rank, self.encoded.y), 1.0)
+        ends = np.cumsum(np.bincount(leaf_rank, minlength=len(leaves)))
+        span: dict[int, tuple[int, int]] = {}
+        for i, work in enumerate(leaves):
+            span[work.id] = (int(ends[i - 1]) if i else 0, int(ends[i]))
+            work.counts = by_class[i]
+        for work in reversed(order):  # children before parents
+            if not work.is_leaf:
+                span[work.id] = (span[work.children[0].id][0], span[work.children[-1].id][1])
+                work.counts = sum(child.counts for child in work.children)
+                known = np.array([float(child.counts.sum()) for child in work.children])
+                work.fractions = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
+            a, b = span[work.id]
+            work.rows, work.weights = rows[a:b], weights[a:b]
+
     def assign(self, work: _Work, rows: np.ndarray, weights: np.ndarray) -> None:
         """Sort rows down a subtree, recording each node's rows and its shares."""
+        self.settled = False
         stack = [(work, rows, weights)]
         while stack:
             node, node_rows, node_weights = stack.pop()
@@ -396,6 +442,34 @@ class _Training:
                 continue
             parts = self.split(node, node_rows, node_weights, keep_shares=True)
             stack.extend((child, r, w) for child, (r, w) in zip(node.children, parts))
+
+    def raised_errors(self, node: _Work, big: _Work, cf: float) -> float:
+        """Estimated errors if all of `node`'s rows were sorted through its child `big` (J48's
+        getEstimatedErrorsForBranch), without changing anything. While the rows are settled,
+        only the rows of the other branches are sorted (big's own stay where they are): the
+        same integer counts, without O(rows) work per node on a deep tree."""
+        if self.settled:
+            others = np.concatenate([c.rows for c in node.children if c is not big])
+            total = self._errors_with(big, others, cf)
+            if total is not None:
+                return total
+        return self.branch_errors(big, node.rows, node.weights, cf)
+
+    def _errors_with(self, work: _Work, extra: np.ndarray, cf: float) -> float | None:
+        """`branch_errors` of the subtree's own rows plus `extra` rows (weight 1), leaves summed in
+        its order; None where a test cannot place one of the extra rows."""
+        total = 0.0
+        stack = [(work, extra)]
+        while stack:
+            node, rows = stack.pop()
+            if node.is_leaf:
+                total += _estimated(self.counts(node) + self.class_weights(rows, np.ones(len(rows))), cf)
+                continue
+            branch = branches(self.encoded, node.test, rows)
+            if (branch < 0).any():
+                return None
+            stack.extend((child, rows[branch == b]) for b, child in enumerate(node.children))
+        return total
 
     def branch_errors(self, work: _Work, rows: np.ndarray, weights: np.ndarray, cf: float) -> float:
         """Estimated errors if all of `rows` were sorted through this subtree (J48's
@@ -423,8 +497,7 @@ def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = Tr
         raise ValueError("The confidence CF must be in (0, 0.5]; C4.5's default is 0.25.")
     training = _Training(tree)
     root = _work(tree.root)
-    n = training.encoded.n_rows
-    training.assign(root, np.arange(n), np.ones(n))
+    training.assign_all(root, tree.flat)
     steps: list[Step] = []
     stack = [(root, False)]
     while stack:  # post-order: a node after its children; a raised node again
@@ -444,16 +517,17 @@ def pessimistic(tree: Tree, confidence: float = 0.25, subtree_raising: bool = Tr
 
 def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps) -> bool:
     """Decide one node (its children decided); True when a branch was raised into its place."""
-    work.counts = None  # a raise below may have re-sorted its rows since (the sums' order: the same numbers)
+    if not training.settled:  # a raise below may have re-sorted its rows since (the sums' order: the same numbers)
+        work.counts = None
     here = training.counts(work)
     child_sizes = [float(training.counts(c).sum()) for c in work.children]
     largest = int(np.argmax(child_sizes))
-    leaf = _estimated(here, cf)
-    subtree = sum(_estimated(training.counts(w), cf) for w in work.leaves())
+    leaf = training.estimated(work, cf)
+    subtree = sum(training.estimated(w, cf) for w in work.leaves())
     branch = float("inf")
     if raising:  # a leaf branch given all the node's rows errs as the node would as a leaf
         big = work.children[largest]
-        branch = leaf if big.is_leaf else training.branch_errors(big, work.rows, work.weights, cf)
+        branch = leaf if big.is_leaf else training.raised_errors(work, big, cf)
     n, e = float(here.sum()), float(here.sum() - here.max())
     details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
                "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,

@@ -27,7 +27,7 @@ import pandas as pd
 
 from . import budget
 from .conditions import MultiwayTest, ThresholdTest
-from .encoding import MISSING, codes_for
+from .encoding import MISSING, UNSEEN, codes_for
 from .kernels import FOLLOW, SHARE, _branch, _surrogate_branch, route
 
 LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
@@ -363,6 +363,31 @@ def encode_rows(flat: FlatTree, frame: pd.DataFrame) -> EncodedRows:
         if flat.vocabulary[i]:
             codes[:, i] = codes_for(column, flat.vocabulary[i])
     return EncodedRows(values, codes, n)
+
+
+def encode_training(flat: FlatTree, encoded) -> EncodedRows:
+    """The training rows (`encoding.Encoded`) in `flat`'s encoding, read as `branches` reads
+    them: a category the tree's tests never mention is unseen (a subset test's second branch)."""
+    n = encoded.n_rows
+    values = np.full((n, len(flat.attributes)), np.nan)
+    codes = np.full((n, len(flat.attributes)), MISSING, dtype=np.int64)
+    for i, attribute in enumerate(flat.attributes):
+        if flat.numeric[i]:
+            values[:, i] = encoded.numeric(attribute)
+        if flat.vocabulary[i]:
+            where = {word: j for j, word in enumerate(flat.vocabulary[i])}
+            lookup = [where.get(c, UNSEEN) for c in encoded.categories(attribute)]
+            codes[:, i] = np.array(lookup + [MISSING], dtype=np.int64)[encoded.codes(attribute)]
+    return EncodedRows(values, codes, n)
+
+
+def single_paths(flat: FlatTree, rows: EncodedRows) -> np.ndarray | None:
+    """The flat index of the leaf each row reaches (`flat` without surrogates) when every test
+    on its way can place it; None when some row meets a test that cannot (a missing value, a value a multiway test does
+    not list), where a missing-value rule would decide."""
+    leaf_of = np.full(rows.n, -1, dtype=np.int64)
+    _route(flat, rows, FOLLOW, np.full(len(flat.ids), -1, dtype=np.int64), leaf_of=leaf_of)  # -1: stop there
+    return leaf_of if rows.n == 0 or not flat.kind[leaf_of].any() else None
 
 
 def _route(flat: FlatTree, rows: EncodedRows, mode: int, majority: np.ndarray, *, weights=None, y=None,

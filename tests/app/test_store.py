@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,36 @@ def test_a_column_of_a_few_shared_values_weighs_them_once():
     assert 100_000 * 8 <= footprint(column) < 100_000 * 8 + 100 * sys.getsizeof(values[0])
     copies = pd.Series([("a long enough category %d " % (i % 3)).strip() for i in range(100_000)], dtype=object)
     assert footprint(copies) >= 100_000 * (8 + sys.getsizeof(values[0])) * 0.9  # a string a cell: each weighed
+
+
+@dataclass(frozen=True)
+class _Item:  # as a tree's Step: a few fields, a string, a part every item shares
+    name: str
+    numbers: tuple
+    shared: object
+
+
+def _exact(items, shared_bytes: int) -> int:
+    """The weight of a tuple of _Item, summed by hand: the tuple, each item's object, its
+    __dict__, its string and its tuple (the shared part once; small ints weigh nothing)."""
+    total = sys.getsizeof(items) + shared_bytes
+    for item in items:
+        total += sys.getsizeof(item) + sys.getsizeof(item.__dict__) + sys.getsizeof(item.name)
+        total += sys.getsizeof(item.numbers)
+    return total
+
+
+def test_a_long_sequence_is_weighed_from_a_sample_close_to_its_exact_weight():
+    # A pruned 20,000-level tree holds ~43,000 steps (~300,000 objects, 1.4 s to walk on every
+    # store); the sample walks ~500 of them. Two kinds of item alternate in blocks, as growth's
+    # and pruning's steps do, and the first item reaches the shared array (8 MB, counted once).
+    shared = np.zeros(MB)
+    items = tuple(_Item("x" * (10 if i < 30_000 else 200), (i % 7, i % 5), shared) for i in range(50_000))
+    exact = _exact(items, 8 * MB)
+    assert abs(footprint(items) - exact) < 0.05 * (exact - 8 * MB)
+    assert abs(footprint([items, list(items)]) - exact - sys.getsizeof(list(items))) < 0.05 * (exact - 8 * MB)
+    assert footprint((items[0],) * 50_000) == sys.getsizeof((items[0],) * 50_000) + _exact((items[0],), 8 * MB) \
+        - sys.getsizeof((items[0],))  # one item many times: weighed once
 
 
 def test_the_least_recently_used_go_when_the_bytes_pass_the_bound():
