@@ -20,7 +20,7 @@ def _as_weights(weights) -> np.ndarray:
 
 
 def entropy(weights) -> float:
-    """Ent(D) = -sum_k p_k log2 p_k (Quinlan 1986; seed 000 eq. 1).
+    """Ent(D) = -sum_k p_k log2 p_k (Quinlan 1986).
 
     >>> round(entropy([9, 5]), 4)
     0.9403
@@ -29,7 +29,7 @@ def entropy(weights) -> float:
 
 
 def gini(weights) -> float:
-    """Gini(D) = 1 - sum_k p_k^2 (Breiman et al. 1984; seed 000 eq. 5).
+    """Gini(D) = 1 - sum_k p_k^2 (Breiman et al. 1984).
 
     >>> round(gini([9, 5]), 4)
     0.4592

@@ -1,4 +1,4 @@
-"""CART's surrogate splits (Breiman et al. 1984; seed 002), as R's rpart computes them.
+"""CART's surrogate splits (Breiman et al. 1984), as R's rpart computes them.
 
 For a binary split, a surrogate is the split on another attribute that best mimics it:
 `agree` is the fraction of the node's rows (those whose primary value is known) that it sends

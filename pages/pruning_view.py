@@ -27,11 +27,12 @@ ALPHA_MODES = ("by cross-validation", "by hand")
 LIMITS = {"prune_validation": (0.1, 0.5), "prune_seed": (0, 10_000), "prune_cf": (0.01, 0.5),
           "prune_folds": (2, 10), "prune_cv_seed": (0, 10_000), "prune_alpha": (0.0, 10.0)}
 NOTES = {
-    "reduced_error": "Quinlan (1987), seeds 000 and 001: grow the tree on the training part, then repeatedly "
+    "reduced_error": "Quinlan (1987): grow the tree on the training part, then repeatedly "
                      "replace by a leaf the subtree whose removal most improves accuracy on the validation part, "
                      "as long as accuracy does not drop.",
-    "validation_prepruning": "Seed 000, 3.1: before each split (in growth order), compare validation accuracy with "
-                             "the node as a leaf and with the split; split only if it improves (a tie keeps the leaf).",
+    "validation_prepruning": "Mitchell (1997), 3.7.1: before each split (in growth order), compare validation "
+                             "accuracy with the node as a leaf and with the split; split only if it improves "
+                             "(a tie keeps the leaf).",
     "pessimistic": "C4.5 / Weka's J48 (Quinlan 1993): bottom-up, compare the estimated errors N·U_CF(E, N) of a "
                    "leaf, of "
                    "the subtree and of its largest branch; no validation set needed.",
@@ -150,16 +151,18 @@ def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: 
     return fig
 
 
-def alpha_figure(path: pd.DataFrame, chosen_alpha: float, cv_table: pd.DataFrame | None) -> go.Figure:
-    """Total leaf impurity (and, with cross-validation, CV accuracy) against alpha."""
+def alpha_figure(path: pd.DataFrame, chosen_alpha: float, cv_table: pd.DataFrame | None,
+                 regression: bool = False) -> go.Figure:
+    """Total leaf risk (and, with cross-validation, the CV error that chose alpha) against alpha."""
     fig = go.Figure()
     fig.add_scatter(x=path["alpha"], y=path["impurity"], mode="lines+markers", line_shape="hv",
                     name="total leaf impurity R(T_α)", line=dict(color="#1f77b4", width=3))
-    if cv_table is not None:
-        fig.add_scatter(x=cv_table["alpha"], y=1 - cv_table["cv_error"], mode="lines+markers",
-                        name="cross-validated accuracy", yaxis="y2", line=dict(color="#d62728", width=3),
+    if cv_table is not None:  # dtlearn's cv_error as it is: the error rate, or a regression tree's squared error
+        error = "cross-validated mean squared error" if regression else "cross-validated error rate"
+        fig.add_scatter(x=cv_table["alpha"], y=cv_table["cv_error"], mode="lines+markers",
+                        name=error, yaxis="y2", line=dict(color="#d62728", width=3),
                         error_y=dict(type="data", array=cv_table["cv_se"], visible=True))
-        fig.update_layout(yaxis2=dict(title=dict(text="cross-validated accuracy"), overlaying="y", side="right",
+        fig.update_layout(yaxis2=dict(title=dict(text=error), overlaying="y", side="right",
                                       rangemode="tozero", showgrid=False))
     fig.add_vline(x=chosen_alpha, line=dict(color="#2ca02c", width=2, dash="dash"),
                   annotation_text=f"α = {chosen_alpha:.4f}", annotation_position="top right")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -23,6 +25,13 @@ PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.p
 def unescape(markdown: str) -> str:
     """Text as it reads on the page: the app escapes names for markdown with backslashes."""
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def points(values) -> np.ndarray:
+    """A Plotly trace's coordinates: Plotly writes a long array as base64 with its dtype."""
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    return np.asarray(values)
 
 
 class App:

@@ -4,7 +4,6 @@ Also: a scatter of a large table draws a stated, deterministic sample of its row
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import re
@@ -17,7 +16,7 @@ from dtlearn import derivation
 from dtlearn.partition import drawn_sample
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch, shown_names, visible
 from pages.tables import shortened_table
-from tests.app.conftest import unescape
+from tests.app.conftest import points, unescape
 
 
 # 5,000 characters each, a zero-width space and a right-to-left override near the start
@@ -160,13 +159,6 @@ def long_pairs(rows: int) -> bytes:
     names = ("width\u200b" + "w" * 4994, "height\u202e" + "h" * 4993)
     frame = pd.DataFrame({names[0]: x, names[1]: y, "class": np.where(x + y > 1, "above", "below")})
     return frame.to_csv(index=False).encode()
-
-
-def points(values) -> np.ndarray:
-    """A trace's coordinates: Plotly writes a long array as base64 with its dtype."""
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values)
 
 
 def test_the_partitions_page_cuts_axis_names_and_keeps_class_names_whole_in_the_hover(open_app):

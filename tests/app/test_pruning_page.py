@@ -8,6 +8,7 @@ import pytest
 import dtlearn
 
 from drawn_trees import drawn, node_count
+from tests.app.conftest import points
 
 
 def _trace(data, algorithm, method, **options):
@@ -36,6 +37,23 @@ def test_every_method_renders_with_its_charts(open_app, dataset, algorithm, meth
     assert app.trees(), "the tree being pruned is drawn"
     if method != "pessimistic":
         assert app.figures(), "the overfitting curve or the alpha chart is drawn"
+
+
+@pytest.mark.parametrize(("dataset", "error"), [("tips", "cross-validated mean squared error"),
+                                              ("iris", "cross-validated error rate")])
+def test_the_alpha_chart_plots_dtlearns_cross_validated_error_by_its_name(open_app, dataset, error):
+    # The chart plotted 1 - cv_error as "accuracy" for every tree; for tips' regression tree
+    # cv_error is a mean squared error, so "accuracy" was wrong. It plots cost_complexity_cv's
+    # own column now (5 folds, seed 0: the page's defaults), named by the task.
+    app = open_app(dataset=dataset, algo="cart").page("pruning")
+    app.set("selectbox", "prune_method", "cost_complexity")
+    app.assert_clean()
+    chart = next(f for f in app.figures() if "yaxis2" in f["layout"])
+    assert chart["layout"]["yaxis2"]["title"]["text"] == error
+    curve = next(trace for trace in chart["data"] if trace.get("yaxis") == "y2")
+    table = dtlearn.cost_complexity_cv(dtlearn.fit(dtlearn.load_dataset(dataset), "cart"), 5, 0)
+    assert curve["name"] == error
+    assert points(curve["y"]).tolist() == pytest.approx(table["cv_error"].tolist(), rel=1e-12)
 
 
 def test_stepping_replays_the_trace_with_its_numbers(open_app):
