@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from . import budget
+from .collector import no_cycle_collection
 from .data import Dataset, label
 from .encoding import codes_for
 from .routing import branches, encode_training, node_totals, single_paths
@@ -85,7 +87,8 @@ def prune(tree: Tree, method: str, **options) -> Tree:
         raise ValueError("Prune a complete tree, not a partial one (tree.at_step(k)).")
     run = {"validation_prepruning": validation_prepruning, "reduced_error": reduced_error,
            "pessimistic": pessimistic, "cost_complexity": cost_complexity}[method]
-    return run(tree, **options)
+    with no_cycle_collection():  # a step (and its details) per decision, none in a cycle
+        return run(tree, **options)
 
 
 def with_steps(tree: Tree, new_steps: list[Step], info: dict) -> Tree:
@@ -327,10 +330,16 @@ def added_errors(n: float, e: float, confidence: float = 0.25) -> float:
         return base if e == 0 else base + e * (added_errors(n, 1, confidence) - base)
     if e + 0.5 >= n:
         return max(n - e, 0.0)
-    z = NormalDist().inv_cdf(1 - confidence)
+    z = _z(confidence)
     f = (e + 0.5) / n
     r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n)
     return float(r * n - e)
+
+
+@lru_cache(maxsize=64)
+def _z(confidence: float) -> float:
+    """The normal quantile of 1 - CF (asked once per node and leaf: thousands of times a tree)."""
+    return NormalDist().inv_cdf(1 - confidence)
 
 
 def _estimated(weights: np.ndarray, confidence: float) -> float:
@@ -521,14 +530,15 @@ def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps
         work.counts = None
     here = training.counts(work)
     child_sizes = [float(training.counts(c).sum()) for c in work.children]
-    largest = int(np.argmax(child_sizes))
+    largest = child_sizes.index(max(child_sizes))  # the first of the largest, as np.argmax
     leaf = training.estimated(work, cf)
     subtree = sum(training.estimated(w, cf) for w in work.leaves())
     branch = float("inf")
     if raising:  # a leaf branch given all the node's rows errs as the node would as a leaf
         big = work.children[largest]
         branch = leaf if big.is_leaf else training.raised_errors(work, big, cf)
-    n, e = float(here.sum()), float(here.sum() - here.max())
+    n = float(here.sum())
+    e = n - float(here.max())
     details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
                "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,
                "confidence": cf}

@@ -81,7 +81,7 @@ elif final.pruning.get("alpha") is not None:
 
 st.subheader("Step through the pruning")
 j = prune_step_ui(len(trace))
-shown = final.at_step(base.total_steps + j)
+shown = base if j == 0 else final.at_step(base.total_steps + j)  # base: the grown tree, its drawing made already
 upcoming = trace[j] if j < len(trace) else None
 done = trace[j - 1] if j else None
 if done is None:

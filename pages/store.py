@@ -106,7 +106,9 @@ class Store:
             value = compute()
         except dtlearn.DataError as error:
             value = _Refusal(type(error), str(error))
-        entry = _Entry(value, weigh(value), self._clock())
+        with self._lock:  # (the values are held here while weighing, so their ids stay theirs)
+            stored = {id(e.value): (e.value, e.weight) for e in self._entries.values()}
+        entry = _Entry(value, _as_shared(value, weigh(value, known=stored)), self._clock())
         with self._lock:
             self._entries[key] = entry
             while _held(self._entries.values()) > self.max_bytes and len(self._entries) > 1:
@@ -115,6 +117,12 @@ class Store:
                     break
                 del self._entries[victim]
         return entry
+
+
+def _as_shared(value, weight: Weight) -> Weight:
+    """An entry's weight with its own objects as one buffer of the value's: another entry whose
+    value holds this one (a pruning run holding the grown tree) shares them, not owns them."""
+    return Weight(0, {**weight.buffers, ("value", id(value)): weight.own})
 
 
 def _victim(entries: OrderedDict, newest) -> object:
@@ -159,7 +167,7 @@ SAMPLE = 500
 OUTLIER = 10  # a sampled item over 10 times the median met a part the items share first: not in the mean
 
 
-def weigh(value, limit: int = 2_000_000) -> Weight:
+def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
     """Roughly the bytes `value` holds: arrays by the buffer they view (a slice or a frame's
     column is its whole block, counted once), object arrays with their elements estimated from
     a sample, everything else by sys.getsizeof, each object once, walking at most `limit`
@@ -170,15 +178,19 @@ def weigh(value, limit: int = 2_000_000) -> Weight:
     is weighed in turn, and the items still unseen after them are taken to weigh the mean of
     the sample, leaving out items over 10 times its median (the first item to reach a part all
     items share, such as the tree's data, carries it). Those items are then marked seen, so
-    that another path to them does not count them again."""
-    walk = _Walk(limit)
+    that another path to them does not count them again.
+
+    `known` (id -> (value, Weight)): values weighed already, such as the store's other entries:
+    met inside `value`, one is not walked again; its weight joins as buffers shared with it."""
+    walk = _Walk(limit, {key: w for key, (held, w) in (known or {}).items() if held is not value})
     walk.run(value)
     return Weight(walk.own, walk.buffers)
 
 
 class _Walk:
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, known: dict) -> None:
         self.limit, self.seen, self.own, self.buffers, self.buffer_bytes = limit, set(), 0, {}, 0
+        self.known = known
 
     @property
     def weighed(self) -> int:
@@ -192,7 +204,11 @@ class _Walk:
             if kind in _SCALARS or id(item) in seen:
                 continue
             seen.add(id(item))
-            if kind is str:
+            if id(item) in self.known:
+                self.own += self.known[id(item)].own  # 0 for a stored entry (`_as_shared`)
+                for key, size_of in self.known[id(item)].buffers.items():
+                    self._add_bytes(key, size_of)
+            elif kind is str:
                 self.own += size(item)
             elif (kind is tuple or kind is list) and len(item) > LONG:
                 self.own += size(item)
@@ -256,8 +272,12 @@ class _Walk:
         while isinstance(array.base, np.ndarray):
             array = array.base
         if id(array) not in self.buffers:
-            self.buffers[id(array)] = _array_bytes(array)
-            self.buffer_bytes += self.buffers[id(array)]
+            self._add_bytes(id(array), _array_bytes(array))
+
+    def _add_bytes(self, key, size: int) -> None:
+        if key not in self.buffers:
+            self.buffers[key] = size
+            self.buffer_bytes += size
 
 
 def _array_bytes(array: np.ndarray, sample: int = 1000) -> int:
