@@ -74,7 +74,9 @@ metrics[0].metric("Grown tree: nodes / leaves", f"{base.n_nodes} / {base.n_leave
 metrics[1].metric("Pruned tree: nodes / leaves", f"{final.n_nodes} / {final.n_leaves}")
 if result.validation is not None and not base.is_regression:
     before, after = dtlearn.accuracy(base, result.validation), dtlearn.accuracy(final, result.validation)
-    metrics[2].metric("Validation accuracy", f"{before:.3f} → {after:.3f}")  # grown → pruned, both from dtlearn
+    # "0.750 → 0.750" was cut to "0.750 → 0.…" in a quarter of a 1280-pixel page: the grown tree's goes below
+    metrics[2].metric("Validation accuracy, pruned", f"{after:.3f}", delta=f"grown: {before:.3f}", delta_color="off",
+                      delta_arrow="off")
     metrics[3].metric("Rows: train / validation", f"{len(result.train.frame)} / {len(result.validation.frame)}")
 elif final.pruning.get("alpha") is not None:
     metrics[2].metric("α", f"{final.pruning['alpha']:.4f}")

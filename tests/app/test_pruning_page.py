@@ -56,6 +56,20 @@ def test_the_alpha_chart_plots_dtlearns_cross_validated_error_by_its_name(open_a
     assert points(curve["y"]).tolist() == pytest.approx(table["cv_error"].tolist(), rel=1e-12)
 
 
+def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_column(open_app):
+    # "0.750 → 0.750" in one metric was cut to "0.750 → 0.…" at 1280x720 (a screenshot): the
+    # pruned tree's accuracy is the value, the grown tree's goes below it.
+    app = open_app(dataset="tennis", algo="id3").page("pruning")
+    app.set("selectbox", "prune_method", "reduced_error")
+    app.assert_clean()
+    data = dtlearn.load_dataset("tennis")
+    base, pruned = _trace(data, "id3", "reduced_error")
+    _, validation, _ = dtlearn.train_validation_test_split(data, validation=0.3, test=0, seed=0)
+    metric = next(m for m in app.at.metric if m.label == "Validation accuracy, pruned")
+    assert metric.value == f"{dtlearn.accuracy(pruned, validation):.3f}"
+    assert metric.delta == f"grown: {dtlearn.accuracy(base, validation):.3f}"
+
+
 def test_stepping_replays_the_trace_with_its_numbers(open_app):
     app = open_app(dataset="watermelon_2alpha", algo="c45").page("pruning")
     app.set("selectbox", "prune_method", "pessimistic")
