@@ -471,6 +471,12 @@ class _Training:
         stack = [(work, extra)]
         while stack:
             node, rows = stack.pop()
+            if not len(rows):  # a part no extra row reaches: its own rows' numbers, asked once already
+                if node.is_leaf:
+                    total += self.estimated(node, cf)
+                else:
+                    stack.extend((child, rows) for child in node.children)
+                continue
             if node.is_leaf:
                 total += _estimated(self.counts(node) + self.class_weights(rows, np.ones(len(rows))), cf)
                 continue
