@@ -383,8 +383,8 @@ def encode_training(flat: FlatTree, encoded) -> EncodedRows:
 
 def single_paths(flat: FlatTree, rows: EncodedRows) -> np.ndarray | None:
     """The flat index of the leaf each row reaches (`flat` without surrogates) when every test
-    on its way can place it; None when some row meets a test that cannot (a missing value, a value a multiway test does
-    not list), where a missing-value rule would decide."""
+    on its way can place it; None when some row meets a test that cannot (a missing value, a
+    value a multiway test does not list), where a missing-value rule would decide."""
     leaf_of = np.full(rows.n, -1, dtype=np.int64)
     _route(flat, rows, FOLLOW, np.full(len(flat.ids), -1, dtype=np.int64), leaf_of=leaf_of)  # -1: stop there
     return leaf_of if rows.n == 0 or not flat.kind[leaf_of].any() else None
