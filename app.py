@@ -119,7 +119,7 @@ PAGE_STATE = {
         "prune_method": ("choice", tuple(METHODS)), "prune_alpha_mode": ("choice", ALPHA_MODES),
         **{key: ("number" if isinstance(low, float) else "whole", (low, high)) for key, (low, high) in LIMITS.items()},
         "prune_raising": ("flag", None), "prune_one_se": ("flag", None), "prune_step": ("whole", (0, None)),
-        "pruned_on": ("flag", None),
+        "pruned_on": ("flag", None), **VIEWS,
     },
 }
 

@@ -99,7 +99,8 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
             size, leaves, resumed = _folded(child, drawn_ids)
             count = f"{size} node{'s' if size != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
             # a fold in the middle of a long path (neighbourhood) says how many levels it hides
-            note = f"(folded: {resumed[0].depth - child.depth} levels)" if resumed else "(folded)"
+            levels = resumed[0].depth - child.depth if resumed else 0
+            note = f"(folded: {levels} level{'s' if levels != 1 else ''})" if resumed else "(folded)"
             yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape(note)}>", FOLDED)
             yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(shown(child.branch))}>")
             for drawn in resumed:

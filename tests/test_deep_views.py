@@ -39,6 +39,9 @@ def test_a_deep_node_is_drawn_with_its_path_folded_in_the_middle():
     assert folds["4"] == ("90 nodes, 45 leaves", "(folded: 45 levels)")
     assert folds["3"] == ("1 node, 1 leaf", "(folded)")
     assert "h4 -> n94" in dot and "n2 -> h4" in dot
+    # one level folded reads "1 level" (tips' CART tree on the Pruning page read "folded: 1 levels")
+    one = tree.to_dot(highlight=8, visible=neighbourhood(tree, 8, depth=1, path_levels=1))
+    assert "(folded: 1 level)" in one and "1 levels" not in one
     # a short path is drawn whole, as before
     assert neighbourhood(tree, 6, depth=1, path_levels=3) == {0, 1, 2, 3, 4, 5, 6, 7, 8}
 

@@ -70,6 +70,31 @@ def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_colum
     assert metric.delta == f"grown: {dtlearn.accuracy(base, validation):.3f}"
 
 
+def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(open_app):
+    # tips' CART tree (330 nodes) was drawn whole in the column, its labels too small to read
+    # on a projector: it is drawn around the node the next decision is about, as the Tree page
+    # draws a large tree, and whole when asked; the final tree around its root.
+    app = open_app(dataset="tips", algo="cart").page("pruning")
+    app.set("selectbox", "prune_method", "cost_complexity")
+    app.assert_clean()
+    data = dtlearn.load_dataset("tips")
+    base = dtlearn.fit(data, "cart")
+    pruned = dtlearn.prune(base, "cost_complexity", cv=5, one_se=True, seed=0)  # the page's defaults
+    first = pruned.steps[base.total_steps].node_id
+    assert base.n_nodes > 40
+    around = dtlearn.export.neighbourhood(base, first, 2)
+    assert app.trees()[0] == drawn(base.to_dot(highlight=first, numbers=True, visible=around))
+    assert len(around) < base.n_nodes / 4
+    app.set("segmented_control", "tree_view", "the whole tree")
+    assert app.trees()[0] == drawn(base.to_dot(highlight=first, numbers=True))
+    app.set("segmented_control", "tree_view", "around this node").click("prune_last")
+    app.assert_clean()
+    final = pruned.at_step(pruned.total_steps)
+    expected = final.to_dot(numbers=True, visible=dtlearn.export.neighbourhood(final, final.root.id, 2)
+                            if final.n_nodes > 40 else None)
+    assert app.trees()[0] == drawn(expected)
+
+
 def test_stepping_replays_the_trace_with_its_numbers(open_app):
     app = open_app(dataset="watermelon_2alpha", algo="c45").page("pruning")
     app.set("selectbox", "prune_method", "pessimistic")
