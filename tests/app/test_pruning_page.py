@@ -87,6 +87,10 @@ def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(o
     assert len(around) < base.n_nodes / 4
     app.set("segmented_control", "tree_view", "the whole tree")
     assert app.trees()[0] == drawn(base.to_dot(highlight=first, numbers=True))
+    assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])  # the link keeps the view
+    linked = open_app(dataset="tips", algo="cart", page="pruning", prune_method="cost_complexity",
+                      tree_view="the whole tree")
+    assert linked.trees()[0] == app.trees()[0]
     app.set("segmented_control", "tree_view", "around this node").click("prune_last")
     app.assert_clean()
     final = pruned.at_step(pruned.total_steps)
