@@ -121,6 +121,7 @@ PAGE_STATE = {
         "prune_raising": ("flag", None), "prune_one_se": ("flag", None), "prune_step": ("whole", (0, None)),
         "pruned_on": ("flag", None), **VIEWS,
     },
+    "predict": VIEWS,
 }
 
 

@@ -172,16 +172,16 @@ path_ui(tree, explained)
 
 st.subheader("The tree")
 reached = explained.reached
-drawn = common.drawn_around(tree, explained.highlight)  # a tree too large to lay out: around the path
-if drawn is not None:
+# over 40 nodes (tips: 435, its labels too small to read drawn whole): around the path's end, or whole on request
+drawn = common.visible_nodes(tree, explained.highlight)
+if drawn is not None:  # every node the example reaches, whatever the view folds
     drawn = drawn | frozenset(reached[:common.TOP_NODES])
-    st.caption(f"This tree has {tree.n_nodes} nodes, too many to lay out: the example's path is drawn with the "
-               "branches beside it, the rest folded into counted boxes.")
+    st.caption("The example's path is drawn with the branches beside it, the rest folded into counted boxes.")
 dot = tree.to_dot(highlight=explained.highlight, digits=common.digits(), numbers=True, highlights=reached,
                   visible=drawn)
 drawing.tree_chart(dot, column_px=900)
 split = " (of its heaviest path: it went down several branches)" if explained.is_split else ""
 st.caption(f"Blue border: the {len(reached)} nodes the example reaches; red: where its path ends{split}.")
-if tree.n_leaves > LEGIBLE_LEAVES:
+if drawn is None and tree.n_leaves > LEGIBLE_LEAVES:
     st.caption(f"This tree has {tree.n_leaves} leaves: at this width its labels are too small to read. The lines "
                "above name the nodes by the numbers drawn on them.")

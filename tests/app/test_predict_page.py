@@ -53,9 +53,18 @@ def test_the_page_opens_with_a_training_row_predicted(open_app, dataset, algorit
     else:
         assert shown_prediction(app) == predicted
     assert e.lines()[0] in lines(app)
-    # the tree drawn with the example's nodes in blue and its path's end in red
-    dot = tree.to_dot(highlight=e.highlight, digits=3, numbers=True, highlights=e.reached)
+    # the tree drawn with the example's nodes in blue and its path's end in red; over 40 nodes
+    # (tips: 435, unreadable whole) around the path's end, every node the example reaches kept
+    around = None
+    if tree.n_nodes > 40:
+        around = dtlearn.export.neighbourhood(tree, e.highlight, 2) | frozenset(e.reached)
+        assert len(around) < tree.n_nodes / 4
+    dot = tree.to_dot(highlight=e.highlight, digits=3, numbers=True, highlights=e.reached, visible=around)
     assert app.trees() == [drawn(dot)]
+    if around is not None:  # whole on request
+        app.set("segmented_control", "tree_view", "the whole tree")
+        whole = tree.to_dot(highlight=e.highlight, digits=3, numbers=True, highlights=e.reached)
+        assert app.trees() == [drawn(whole)]
 
 
 def test_a_missing_value_shows_the_fractional_path(open_app):
