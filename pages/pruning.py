@@ -94,7 +94,7 @@ else:
                 f"{ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
 marked = upcoming.node_id if upcoming is not None else None
-# a tree over 40 nodes (tips: 330) drawn whole in the column was too small to read: drawn around the
+# a tree over 40 nodes (tips: 435) drawn whole in the column was too small to read: drawn around the
 # node the decision is about (the final tree: around its root), or whole on request, as on the Tree page
 visible = common.visible_nodes(shown, marked if marked is not None else shown.root.id)
 drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True, visible=visible),
