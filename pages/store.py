@@ -162,9 +162,11 @@ def footprint(value, limit: int = 2_000_000) -> int:
 
 _SCALARS = (type(None), bool, int, float, type)  # weigh nothing of their own (shared, small or interned)
 _SEQUENCES = (list, tuple, set, frozenset)
-LONG = 5_000  # a list or tuple longer than this is weighed from an even sample of its items
+LONG = 5_000  # a list or tuple longer than this is weighed from a sample of its items
 SAMPLE = 500
 OUTLIER = 10  # a sampled item over 10 times the median met a part the items share first: not in the mean
+# (at most a twentieth of the sample is left out: items that weigh nothing, such as views of an array
+# weighed already, make the median 0, and the items beside them still count)
 
 
 def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
@@ -174,10 +176,10 @@ def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
     objects (no recursion beyond one level per nested long sequence).
 
     A long list or tuple (a 20,000-level tree's 40,000 steps: some 300,000 objects, a second
-    to walk, on every store) is weighed from an even sample: each sampled item not weighed yet
+    to walk, on every store) is weighed from a sample: each sampled item not weighed yet
     is weighed in turn, and the items still unseen after them are taken to weigh the mean of
-    the sample, leaving out items over 10 times its median (the first item to reach a part all
-    items share, such as the tree's data, carries it). Those items are then marked seen, so
+    the sample, leaving out its few heaviest items when over 10 times its median (the first
+    item to reach a part all items share, such as the tree's data, carries it). Those items are then marked seen, so
     that another path to them does not count them again.
 
     `known` (id -> (value, Weight)): values weighed already, such as the store's other entries:
@@ -252,9 +254,9 @@ class _Walk:
                     stack.append(getattr(item, name, None))
 
     def _sampled(self, items) -> None:
-        every = len(items) // SAMPLE
-        weights = []
-        for item in items[::every]:
+        picked = np.sort(np.random.default_rng(len(items)).choice(len(items), SAMPLE, replace=False))
+        weights = []  # (a random sample, seeded: an even one fell on one kind of items that alternate)
+        for item in map(items.__getitem__, picked.tolist()):
             if type(item) in _SCALARS or id(item) in self.seen:  # weighed already (the rest counts unseen items)
                 continue
             before = self.weighed
@@ -263,8 +265,11 @@ class _Walk:
         rest = {id(item): item for item in items if type(item) not in _SCALARS and id(item) not in self.seen}
         self.seen.update(rest)
         if rest and weights:
-            typical = float(np.median(weights))
-            kept = [w for w in weights if w <= OUTLIER * typical]
+            kept = sorted(weights)
+            typical = kept[len(kept) // 2]
+            for _ in range(max(1, len(kept) // 20)):  # a few first comers, never a twentieth of the sample
+                if kept[-1] > OUTLIER * typical:
+                    kept.pop()
             self.own += int(len(rest) * sum(kept) / len(kept))
 
     def _add_buffer(self, array: np.ndarray) -> None:

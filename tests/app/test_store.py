@@ -92,6 +92,12 @@ def test_a_long_sequence_is_weighed_from_a_sample_close_to_its_exact_weight():
     assert abs(footprint([items, list(items)]) - exact - sys.getsizeof(list(items))) < 0.05 * (exact - 8 * MB)
     assert footprint((items[0],) * 50_000) == sys.getsizeof((items[0],) * 50_000) + _exact((items[0],), 8 * MB) \
         - sys.getsizeof((items[0],))  # one item many times: weighed once
+    # views of one array weigh nothing once it is weighed (its buffer counts once), the strings
+    # between them still count; alternating, as an evenly spaced sample would see one kind only
+    base = np.zeros(10_000)
+    mixed = [base[i:i + 1] if i % 2 else "a string of its own %d" % i for i in range(20_000)]
+    strings = sum(sys.getsizeof(v) for v in mixed if isinstance(v, str))
+    assert abs(footprint(mixed) - (sys.getsizeof(mixed) + base.nbytes + strings)) < 0.1 * strings
 
 
 def test_an_entry_holding_another_entrys_value_shares_it():
