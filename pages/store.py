@@ -267,7 +267,7 @@ class _Walk:
         if rest and weights:
             kept = sorted(weights)
             typical = kept[len(kept) // 2]
-            for _ in range(max(1, len(kept) // 20)):  # a few first comers, never a twentieth of the sample
+            for _ in range(max(1, len(kept) // 20)):  # a few first comers, at most a twentieth of the sample
                 if kept[-1] > OUTLIER * typical:
                     kept.pop()
             self.own += int(len(rest) * sum(kept) / len(kept))
