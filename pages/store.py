@@ -202,28 +202,25 @@ class _Walk:
         seen, stack, size = self.seen, [value], sys.getsizeof
         while stack and len(seen) < self.limit:
             item = stack.pop()
-            kind = type(item)
-            if kind in _SCALARS or id(item) in seen:
+            if isinstance(item, _SCALARS) or id(item) in seen:  # (subclasses too: numpy's float64, an IntEnum)
                 continue
             seen.add(id(item))
             if id(item) in self.known:
                 self.own += self.known[id(item)].own  # 0 for a stored entry (`_as_shared`)
                 for key, size_of in self.known[id(item)].buffers.items():
                     self._add_bytes(key, size_of)
-            elif kind is str:
+            elif isinstance(item, (str, bytes, bytearray, memoryview)):
                 self.own += size(item)
-            elif (kind is tuple or kind is list) and len(item) > LONG:
-                self.own += size(item)
-                self._sampled(item)
-            elif kind is tuple or kind is list:
-                self.own += size(item)
-                stack.extend(item)
-            elif kind is dict:
+            elif isinstance(item, dict):
                 self.own += size(item)
                 stack.extend(item.keys())
                 stack.extend(item.values())
-            elif isinstance(item, (type, bool, int, float)):  # their subclasses (numpy's float64, an IntEnum)
-                continue
+            elif isinstance(item, _SEQUENCES):
+                self.own += size(item)
+                if isinstance(item, (list, tuple)) and len(item) > LONG:
+                    self._sampled(item)
+                else:
+                    stack.extend(item)
             elif isinstance(item, np.ndarray):
                 self._add_buffer(item)
             elif isinstance(item, (pd.DataFrame, pd.Series)):
@@ -235,34 +232,25 @@ class _Walk:
                 self.own += size(object())  # the frame's own header; its blocks are the columns
             elif isinstance(item, pd.Index):
                 self.own += int(item.memory_usage(deep=False))
-            elif isinstance(item, (str, bytes, bytearray, memoryview)):
-                self.own += size(item)
-            elif isinstance(item, dict):
-                self.own += size(item)
-                stack.extend(item.keys())
-                stack.extend(item.values())
-            elif isinstance(item, _SEQUENCES):
-                self.own += size(item)
-                stack.extend(item)
             else:
                 self.own += size(item)
                 fields = getattr(item, "__dict__", None)
                 if fields:
                     self.own += size(fields)
                     stack.extend(fields.values())
-                for name in getattr(kind, "__slots__", ()):
+                for name in getattr(type(item), "__slots__", ()):
                     stack.append(getattr(item, name, None))
 
     def _sampled(self, items) -> None:
         picked = np.sort(np.random.default_rng(len(items)).choice(len(items), SAMPLE, replace=False))
         weights = []  # (a random sample, seeded: an even one fell on one kind of items that alternate)
         for item in map(items.__getitem__, picked.tolist()):
-            if type(item) in _SCALARS or id(item) in self.seen:  # weighed already (the rest counts unseen items)
+            if isinstance(item, _SCALARS) or id(item) in self.seen:  # weighed already (the rest counts unseen items)
                 continue
             before = self.weighed
             self.run(item)
             weights.append(self.weighed - before)
-        rest = {id(item): item for item in items if type(item) not in _SCALARS and id(item) not in self.seen}
+        rest = {id(item): item for item in items if not isinstance(item, _SCALARS) and id(item) not in self.seen}
         self.seen.update(rest)
         if rest and weights:
             kept = sorted(weights)
