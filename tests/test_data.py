@@ -216,6 +216,44 @@ def test_decimal_commas_with_exponents_and_signs():
     assert data.frame["x"].tolist() == [0.0015, 2.5, -3.0]
 
 
+def test_numbers_beyond_whole_int64_read_as_written():
+    # Whole numbers past int64 (and 1e308) were cast to int64 and read as -9.2e18; they are the
+    # floats their text writes (Python's float of the text, correctly rounded).
+    data = dtlearn.read_csv(b"x,y\n1e308,a\n1e20,b\n12345678901234567891,a\n-0,b\n9007199254740993,a\n")
+    read = data.frame["x"].tolist()
+    assert read == [1e308, 1e20, 12345678901234567891.0, 0.0, 9007199254740992.0]
+    assert math.copysign(1.0, read[3]) == -1.0  # -0 is read as pandas' to_numeric reads it, -0.0
+    # Whole numbers in every row are integers where int64 holds them (a numeric target's classes
+    # are "1", not "1.0"), digit for digit past 2**53; past int64, floats.
+    target = dtlearn.read_csv(b"x,y\n1,9007199254740993\n2,-3\n3,0\n").frame["y"]
+    assert target.dtype == np.int64 and target.tolist() == [9007199254740993, -3, 0]
+    assert dtlearn.read_csv(b"x,y\n1,1e20\n2,3\n").frame["y"].tolist() == [1e20, 3.0]
+    assert dtlearn.read_csv(b"x,y\n2.0,a\n?,b\n4,a\n").frame["x"].tolist()[::2] == [2.0, 4.0]
+
+
+NUMBERY = st.text(alphabet="0123456789+-.eE", min_size=1, max_size=8)
+CELLISH = st.one_of(NUMBERY, st.sampled_from(["1_000", "inf", "-nan", "\u0661\u0662", "1e", ".", "0x1", "1,5"]))
+
+
+@given(st.lists(CELLISH, min_size=1, max_size=30))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_a_column_is_numeric_exactly_when_pandas_to_numeric_reads_every_cell(cells):
+    # The reference is the definition a column's kind had before the fast path: pandas'
+    # to_numeric of every cell, numeric when all are finite, and then its numbers.
+    reference = pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce").to_numpy(dtype=float)
+    numeric = bool(np.isfinite(reference).all())
+    if numeric and (reference % 1 == 0).all() and np.abs(reference).max() < 2.0**53:
+        reference = reference + 0.0  # whole numbers int64 holds are read as integers: -0 is 0
+    raw = ("x,y\n" + "".join(f'"{cell}",c{i % 2}\n' for i, cell in enumerate(cells))).encode()
+    column = dtlearn.read_csv(raw).frame["x"]
+    if numeric:
+        assert column.dtype == float
+        assert np.array_equal(column.to_numpy(), reference)
+        assert np.array_equal(np.signbit(column.to_numpy()), np.signbit(reference))
+    else:
+        assert column.dtype == object and column.tolist() == cells
+
+
 def test_tab_separated():
     data = dtlearn.read_csv(b"outlook\ttemp\tplay\nSunny\t20,5\tNo\nRain\t18\tYes\n")
     assert data.attributes == ("outlook", "temp") and data.classes == ("No", "Yes")
