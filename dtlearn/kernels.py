@@ -6,7 +6,7 @@ alone, both pay a Python-level cost per node (thousands of nodes) that no vector
 removes; compiled, dtlearn grows its trees faster than scikit-learn's C code while keeping
 every table. The formulas here are the `measures` definitions rewritten for one pass over
 sorted rows (sum_b n_b/n Ent(b) = (sum_b n_b log n_b - sum_b sum_k c_bk log c_bk) / n, and
-sum_b n_b/n Gini(b) = (n - sum_b sum_k c_bk^2 / n_b) / n); `tests/test_kernels.py` checks
+sum_b n_b/n Gini(b) = (n - sum_b sum_k c_bk^2 / n_b) / n); `tests/test_engine.py` checks
 them equal to the definitions (to 1e-12) and to exact fractions. Without numba the same
 functions run as plain Python (slowly).
 
@@ -467,6 +467,25 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                 sizes[a, v] = 0.0
                 for c in range(K):
                     counts[a, v, c] = 0.0
+
+
+@njit(cache=True)
+def order_ties_by_row(ordered, order):
+    """Within every run of equal values of `ordered` (the values in `order`, NaNs last and all
+    counted equal), `order` put in ascending row order: an unstable sort's order made the order
+    a stable sort gives, at the cost of sorting the runs alone."""
+    n = ordered.shape[0]
+    start = 0
+    while start < n:
+        end = start + 1
+        if math.isnan(ordered[start]):
+            end = n
+        else:
+            while end < n and ordered[end] == ordered[start]:
+                end += 1
+        if end - start > 1:
+            order[start:end] = np.sort(order[start:end])
+        start = end
 
 
 @njit(cache=True)

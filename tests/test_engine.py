@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import dtlearn
 import exact
 from presets import every_case
-from dtlearn import engine
+from dtlearn import candidates, engine
 from dtlearn.induction import encode, resolve_task
 from dtlearn.settings import make_settings
 from dtlearn.splits import evaluate
@@ -256,3 +256,13 @@ def test_a_tie_between_thresholds_goes_to_the_lowest():
     root = tree.steps[0]
     assert root.test.threshold == 1.5 and "2 candidates of x tie" in root.reason
     assert root.table["tied"].tolist() == [True, True]
+
+
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, math.nan, 7.0]) | st.floats(-5, 5), max_size=200),
+       st.integers(0, 2))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_sorted_order_is_a_stable_sorts_order(values, repeat):
+    # The definition: numpy's stable argsort (equal values, -0.0 and 0.0 among them, in row
+    # order; NaNs last in row order). sorted_order sorts unstably and then orders the ties.
+    values = np.array(values * (repeat + 1), dtype=float)
+    assert np.array_equal(candidates.sorted_order(values), np.argsort(values, kind="stable"))
