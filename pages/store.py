@@ -243,15 +243,21 @@ class _Walk:
 
     def _sampled(self, items) -> None:
         picked = np.sort(np.random.default_rng(len(items)).choice(len(items), SAMPLE, replace=False))
-        weights = []  # (a random sample, seeded: an even one fell on one kind of items that alternate)
-        for item in map(items.__getitem__, picked.tolist()):
-            if isinstance(item, _SCALARS) or id(item) in self.seen:  # weighed already (the rest counts unseen items)
-                continue
+        sample = {id(item): item for item in map(items.__getitem__, picked.tolist())  # (random, seeded: an even
+                  if not isinstance(item, _SCALARS) and id(item) not in self.seen}  # one fell on one kind of two)
+        rest = {id(item): item for item in items
+                if not isinstance(item, _SCALARS) and id(item) not in self.seen and id(item) not in sample}
+        # Every item is seen before the sample is walked: the rest count by the sample's mean, and
+        # a sampled item is weighed here, not on another path to it (every step of a tree leads to
+        # its growth, whose index and steps lead to all the steps).
+        self.seen.update(rest)
+        self.seen.update(sample)
+        weights = []
+        for key, item in sample.items():
+            self.seen.discard(key)
             before = self.weighed
             self.run(item)
             weights.append(self.weighed - before)
-        rest = {id(item): item for item in items if not isinstance(item, _SCALARS) and id(item) not in self.seen}
-        self.seen.update(rest)
         if rest and weights:
             kept = sorted(weights)
             typical = kept[len(kept) // 2]
