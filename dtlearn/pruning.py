@@ -18,6 +18,7 @@ cross-validation, which grows trees, is `api.cost_complexity_cv`.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from statistics import NormalDist
@@ -332,7 +333,7 @@ def added_errors(n: float, e: float, confidence: float = 0.25) -> float:
         return max(n - e, 0.0)
     z = _z(confidence)
     f = (e + 0.5) / n
-    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n)
+    r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n)
     return float(r * n - e)
 
 
