@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -109,10 +110,17 @@ def csv_module_read(raw: bytes) -> dtlearn.Dataset:
     header = [cell.strip() for cell in rows[0]]
     cells = [[None if value.strip() in reading.MISSING_MARKERS else value.strip() for value in row] for row in rows[1:]]
     frame = pd.DataFrame(cells, columns=header, dtype=object)
-    if separator != ",":
-        reading._read_decimal_commas(frame)
-    for name in header:
-        frame[name] = reading._typed(frame[name])
+    decimal_comma = re.compile(reading.DECIMAL_COMMA)
+    for name in header:  # the rules of `read_csv`, a cell at a time: decimal commas, then pandas' to_numeric
+        column = frame[name]
+        present = column.dropna().tolist()
+        commas = present and all(map(decimal_comma.fullmatch, present)) and any("," in v for v in present)
+        if separator != "," and commas:
+            column = column.map(lambda v: None if v is None else v.replace(",", "."))
+        numbers = pd.to_numeric(column, errors="coerce")
+        if present and numbers[column.notna()].notna().all() and np.isfinite(numbers.dropna().to_numpy(float)).all():
+            whole = not numbers.isna().any() and (numbers % 1 == 0).all()
+            frame[name] = numbers.astype("int64") if whole else numbers.astype(float)
     return dtlearn.Dataset(frame, header[-1])
 
 

@@ -124,7 +124,7 @@ BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000)
 # A buffer several entries share is weighed once (a 100 MB upload's frame, ~100 MB, is held as
 # read, as prepared and by its trees): the upload, its tree and its pruning fit in 1 GiB, and
 # with the transient work of the heaviest page (Compare: 4 trees and their folds, one at a time)
-# and the server itself the process stays under 2 GB (1,631 MB: benchmarks/bench_upload.py).
+# and the server itself the process stays under 2 GB (1,633 MB: benchmarks/bench_upload.py).
 STORE = store.Store(max_bytes=1024 * 2**20, ttl=30 * 60)
 memory.give_back_freed_memory()  # once per server process: this module is imported once
 
