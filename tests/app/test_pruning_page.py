@@ -151,6 +151,30 @@ def test_issue_4_settings_travel_in_the_link_and_reach_dtlearn(open_app):
     assert any("missing = 'nonsense'" in w for w in app.warnings)
 
 
+@pytest.mark.parametrize(("method", "link", "expected"), [
+    ("reduced_error", {"prune_validation": "0.4", "prune_seed": "3"}, {"prune_validation": 0.4, "prune_seed": 3}),
+    ("pessimistic", {"prune_cf": "0.1"}, {"prune_cf": 0.1, "prune_raising": True}),
+])
+def test_a_link_sets_the_pruning_parameters_without_streamlits_warning(open_app, method, link, expected):
+    # The widgets were given a default and also received the link's value through the session
+    # state, which Streamlit logs as a warning on every such visit; the defaults are now set in
+    # the state before the widgets, and the link's values win.
+    import logging
+
+    records: list = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger("streamlit.elements.lib.policies")
+    logger.addHandler(handler)
+    try:
+        app = open_app(dataset="tennis", algo="c45", page="pruning", prune_method=method, **link)
+    finally:
+        logger.removeHandler(handler)
+    app.assert_clean()
+    assert {key: app.at.session_state[key] for key in expected} == expected
+    assert not [r for r in records if "default value" in r.getMessage()]
+
+
 def test_surrogates_are_listed_in_the_node_details(open_app):
     app = open_app(dataset="iris", algo="cart", step="1").page("tree")
     app.assert_clean()
