@@ -176,11 +176,11 @@ def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
     objects (no recursion beyond one level per nested long sequence).
 
     A long list or tuple (a 20,000-level tree's 40,000 steps: some 300,000 objects, a second
-    to walk, on every store) is weighed from a sample: each sampled item not weighed yet
-    is weighed in turn, and the items still unseen after them are taken to weigh the mean of
-    the sample, leaving out its few heaviest items when over 10 times its median (the first
-    item to reach a part all items share, such as the tree's data, carries it). Those items are then marked seen, so
-    that another path to them does not count them again.
+    to walk, on every store) is weighed from a sample: the items not weighed yet are marked seen,
+    each sampled one is weighed in turn, and the others are taken to weigh the mean of the
+    sample, leaving out its few heaviest items when over 10 times its median (the first item to
+    reach a part all items share, such as the tree's data, carries it). Being seen, no other path
+    to them (a sampled item's own walk included) counts them again.
 
     `known` (id -> (value, Weight)): values weighed already, such as the store's other entries:
     met inside `value`, one is not walked again; its weight joins as buffers shared with it."""
@@ -243,8 +243,9 @@ class _Walk:
 
     def _sampled(self, items) -> None:
         picked = np.sort(np.random.default_rng(len(items)).choice(len(items), SAMPLE, replace=False))
-        sample = {id(item): item for item in map(items.__getitem__, picked.tolist())  # (random, seeded: an even
-                  if not isinstance(item, _SCALARS) and id(item) not in self.seen}  # one fell on one kind of two)
+        # (a random sample, seeded: an evenly spaced one fell on one kind of items that alternate)
+        sample = {id(item): item for item in map(items.__getitem__, picked.tolist())
+                  if not isinstance(item, _SCALARS) and id(item) not in self.seen}
         rest = {id(item): item for item in items
                 if not isinstance(item, _SCALARS) and id(item) not in self.seen and id(item) not in sample}
         # Every item is seen before the sample is walked: the rest count by the sample's mean, and
