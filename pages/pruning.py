@@ -13,6 +13,13 @@ st.caption("Overfitting: a tree grown until its leaves are pure learns the noise
            "Pruning cuts back the branches that do not pay for themselves. Choose a method and step through it.")
 
 
+def defaults(**values) -> None:
+    """The parameters' defaults, set in the state before their widgets rather than passed to
+    them: a widget given a default whose value a link set logs a warning (Streamlit)."""
+    for key, value in values.items():
+        st.session_state.setdefault(key, value)
+
+
 def method_ui() -> PruneChoice:
     """The pruning method and its parameters; returns them (hashable)."""
     state = st.session_state
@@ -24,16 +31,14 @@ def method_ui() -> PruneChoice:
     st.caption(NOTES[method])
     cols = st.columns(4)
     if method in VALIDATION_METHODS:
-        state.setdefault("prune_validation", 0.3)  # defaults set here, not passed: a link may have set them
-        state.setdefault("prune_seed", 0)
+        defaults(prune_validation=0.3, prune_seed=0)
         fraction = cols[0].slider("Validation share", *LIMITS["prune_validation"], step=0.05, key="prune_validation",
                                   help="The share of the rows set aside (stratified by class) to judge the prunes.")
         seed = cols[1].number_input("Random seed", *LIMITS["prune_seed"], key="prune_seed",
                                     help="Which rows go to the validation part; the same seed, the same split.")
         return PruneChoice(method, (("validation", float(fraction)), ("seed", int(seed))))
     if method == "pessimistic":
-        state.setdefault("prune_cf", 0.25)
-        state.setdefault("prune_raising", True)
+        defaults(prune_cf=0.25, prune_raising=True)
         confidence = cols[0].number_input("Confidence CF", *LIMITS["prune_cf"], step=0.05, key="prune_cf",
                                           help="C4.5's CF: smaller prunes more. J48's default is 0.25.")
         raising = cols[1].checkbox("Subtree raising", key="prune_raising",
@@ -41,14 +46,13 @@ def method_ui() -> PruneChoice:
         return PruneChoice(method, (("confidence", float(confidence)), ("raising", bool(raising))))
     by_cv = cols[0].radio("Choose α", ALPHA_MODES, key="prune_alpha_mode") == ALPHA_MODES[0]
     if by_cv:
-        for key, default in (("prune_folds", 5), ("prune_one_se", True), ("prune_cv_seed", 0)):
-            state.setdefault(key, default)
+        defaults(prune_folds=5, prune_one_se=True, prune_cv_seed=0)
         folds = cols[1].number_input("Folds", *LIMITS["prune_folds"], key="prune_folds")
         one_se = cols[2].checkbox("1-SE rule", key="prune_one_se",
                                   help="Take the simplest tree within one standard error of the best (Breiman et al.).")
         seed = cols[3].number_input("Random seed", *LIMITS["prune_cv_seed"], key="prune_cv_seed")
         return PruneChoice(method, (("cv", True), ("folds", int(folds)), ("one_se", bool(one_se)), ("seed", int(seed))))
-    state.setdefault("prune_alpha", 0.01)
+    defaults(prune_alpha=0.01)
     alpha = cols[1].number_input("α", *LIMITS["prune_alpha"], step=0.005, format="%.4f", key="prune_alpha")
     return PruneChoice(method, (("cv", False), ("alpha", float(alpha))))
 

@@ -71,7 +71,7 @@ def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_colum
 
 
 def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(open_app):
-    # tips' CART tree (330 nodes) was drawn whole in the column, its labels too small to read
+    # tips' CART tree (435 nodes) was drawn whole in the column, its labels too small to read
     # on a projector: it is drawn around the node the next decision is about, as the Tree page
     # draws a large tree, and whole when asked; the final tree around its root.
     app = open_app(dataset="tips", algo="cart").page("pruning")
