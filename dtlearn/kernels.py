@@ -829,3 +829,101 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
                         top += 1
         if want_leaf:
             leaf_of[r] = heaviest
+
+
+@njit(cache=True, inline="always")
+def _after(g1, o1, p1, g2, o2, p2):
+    """(g1, order o1, position p1) sorts after (g2, o2, p2)."""
+    return g1 > g2 or (g1 == g2 and (o1 > o2 or (o1 == o2 and p1 > p2)))
+
+
+@njit(cache=True)
+def _sift_down(hg, ho, hp, size, at):
+    while True:
+        top, left, right = at, 2 * at + 1, 2 * at + 2
+        if left < size and _after(hg[left], ho[left], hp[left], hg[top], ho[top], hp[top]):
+            top = left
+        if right < size and _after(hg[right], ho[right], hp[right], hg[top], ho[top], hp[top]):
+            top = right
+        if top == at:
+            return
+        hg[at], hg[top] = hg[top], hg[at]
+        ho[at], ho[top] = ho[top], ho[at]
+        hp[at], hp[top] = hp[top], hp[at]
+        at = top
+
+
+@njit(cache=True, nogil=True)
+def weakest_links(own, below, leaves, end, parent, order, internal, limit,
+                  out_node, out_risk_subtree, out_leaves, out_shown, out_g, done):
+    """Up to `limit` more links of the weakest-link sequence (`pruning.weakest_links`, whose
+    numbers these are): nodes in pre-order, node i's subtree the positions i..end[i], parent[i]
+    its parent's position (-1 at the root); own[i] R(t), below[i] R(T_t) and leaves[i]
+    |leaves(T_t)| of the tree pruned so far, updated in place, as is `internal`.
+
+    Link k (from `done` on): out_node[k] the position pruned, out_risk_subtree[k] and
+    out_leaves[k] its R(T_t) and leaves before, out_shown[k] the positions of the internal nodes
+    with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1) in ascending (g, order), ties
+    in position order (numpy's stable lexsort), -1 after the last, out_g[k] their g. Returns
+    how many links there are now; stops early once the root is a leaf."""
+    shown = out_shown.shape[1]
+    hg = np.empty(shown)  # a max-heap of the `shown` smallest (g, order, position) so far
+    ho = np.empty(shown, dtype=np.int64)
+    hp = np.empty(shown, dtype=np.int64)
+    candidates = np.flatnonzero(internal)  # the internal positions, ascending; pruned ones cut out
+    n = candidates.shape[0]
+    k = done
+    gs = np.empty(n)
+    while k < done + limit and internal[0]:
+        for c in range(n):
+            j = candidates[c]
+            gs[c] = (own[j] - below[j]) / (leaves[j] - 1)
+        # the shown-th smallest g first: only g up to it enter the heap (a deep tree's g often
+        # fall along the pre-order, and every one would)
+        cut = np.partition(gs[:n], shown - 1)[shown - 1] if n > shown else np.inf
+        size = 0
+        for c in range(n):
+            g = gs[c]
+            if g > cut:
+                continue
+            j = candidates[c]
+            if size < shown:  # push, sift up
+                at = size
+                size += 1
+                while at > 0:
+                    up = (at - 1) // 2
+                    if not _after(g, order[j], j, hg[up], ho[up], hp[up]):
+                        break
+                    hg[at], ho[at], hp[at] = hg[up], ho[up], hp[up]
+                    at = up
+                hg[at], ho[at], hp[at] = g, order[j], j
+            elif _after(hg[0], ho[0], hp[0], g, order[j], j):  # before the largest kept: replaces it
+                hg[0], ho[0], hp[0] = g, order[j], j
+                _sift_down(hg, ho, hp, size, 0)
+        for m in range(size, shown):
+            out_shown[k, m] = -1
+        for m in range(size - 1, -1, -1):  # the largest off the heap, into the last place
+            out_g[k, m], out_shown[k, m] = hg[0], hp[0]
+            hg[0], ho[0], hp[0] = hg[m], ho[m], hp[m]
+            _sift_down(hg, ho, hp, m, 0)
+        i = out_shown[k, 0]
+        out_node[k] = i
+        out_risk_subtree[k] = below[i]
+        out_leaves[k] = leaves[i]
+        gained = own[i] - below[i]
+        lost = leaves[i] - 1
+        a = parent[i]
+        while a >= 0:
+            below[a] += gained
+            leaves[a] -= lost
+            a = parent[a]
+        below[i] = own[i]
+        leaves[i] = 1
+        for j in range(i, end[i] + 1):
+            internal[j] = False
+        first = np.searchsorted(candidates[:n], i)
+        after = np.searchsorted(candidates[:n], end[i], side="right")
+        candidates[first:n - (after - first)] = candidates[after:n].copy()
+        n -= after - first
+        k += 1
+    return k

@@ -26,7 +26,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from . import budget
+from . import budget, kernels
 from .collector import no_cycle_collection
 from .data import Dataset, label
 from .encoding import codes_for
@@ -608,8 +608,10 @@ class WeakestLink:
 def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
     """The weakest-link sequence (Breiman et al. 1984): prune, one at a time, the internal node
     with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1). Ties in g go to the node
-    first in growth order. Nodes are kept in pre-order, so a subtree is a range and a node's
-    ancestors are the ranges holding it: each prune updates them with whole-array operations."""
+    first in growth order. Nodes are kept in pre-order, so a subtree is a range; each prune
+    updates R(T_t) and |leaves(T_t)| of its ancestors (compiled: `kernels.weakest_links`, a
+    deep tree's thousands of links each scan every node; tests/test_pruning.py checks every
+    link against g(t) recomputed on the tree pruned so far)."""
     if risk not in ("impurity", "error"):
         raise ValueError("risk must be 'impurity' (scikit-learn) or 'error' (misclassification, rpart).")
     nodes = list(tree.root.walk())
@@ -629,25 +631,28 @@ def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
             below[i] = below[kids].sum()
             leaves[i] = leaves[kids].sum()
     grown_order = {step.node_id: step.number for step in tree.steps}
-    order = np.array([grown_order.get(node.id, 0) for node in nodes])
-    start = np.arange(len(nodes))
+    order = np.array([grown_order.get(node.id, 0) for node in nodes], dtype=np.int64)
+    parent = np.full(len(nodes), -1, dtype=np.int64)
+    for i, node in enumerate(nodes):
+        for child in node.children:
+            parent[position[child.id]] = i
     internal = ~leaf
-    sequence = []
-    while internal[0]:
+    links = int(internal.sum())  # each link prunes at least one internal node
+    picked, risk_subtree, n_leaves = np.empty(links, np.int64), np.empty(links), np.empty(links, np.int64)
+    shown, shown_g = np.empty((links, SHOWN), np.int64), np.empty((links, SHOWN))
+    done = 0
+    while internal[0]:  # compiled, a few hundred links at a time between the time budget's checks
         budget.check_time()
-        candidates = np.flatnonzero(internal)
-        g = (own[candidates] - below[candidates]) / (leaves[candidates] - 1)
-        pick = np.lexsort((order[candidates], g))
-        i = int(candidates[pick[0]])
-        alpha = float(g[pick[0]])
+        done = kernels.weakest_links(own, below, leaves, end, parent, order, internal, 256,
+                                     picked, risk_subtree, n_leaves, shown, shown_g, done)
+    sequence = []
+    for k in range(done):
+        i = int(picked[k])
+        alpha = float(shown_g[k, 0])
         alpha = alpha if alpha > 1e-12 else 0.0  # rounding noise of a prune that changes nothing
-        shown = {nodes[int(candidates[p])].id: float(g[p]) for p in pick[:SHOWN]}
-        sequence.append(WeakestLink(alpha, nodes[i], shown, float(own[i]), float(below[i]), int(leaves[i])))
-        ancestors = (start < i) & (end >= end[i])
-        below[ancestors] += own[i] - below[i]
-        leaves[ancestors] -= leaves[i] - 1
-        below[i], leaves[i] = own[i], 1
-        internal[i:end[i] + 1] = False
+        listed = shown[k][shown[k] >= 0]
+        g = {nodes[int(p)].id: float(v) for p, v in zip(listed, shown_g[k, :len(listed)])}
+        sequence.append(WeakestLink(alpha, nodes[i], g, float(own[i]), float(risk_subtree[k]), int(n_leaves[k])))
     return sequence
 
 

@@ -274,6 +274,76 @@ def test_rpart_cp_table_on_iris():
         assert row["rel error"] == pytest.approx(ref["rel_error"], abs=1e-12)
 
 
+
+def _links_by_definition(tree, sequence, risk):
+    """Checks `sequence` link by link against g(t) recomputed from its definition on the tree
+    pruned so far (Breiman et al. 1984, 3.3): R(T_t) the sum of R over the current leaves below
+    t, exactly (fractions of the same R(t) floats), without the compiled loop's running sums."""
+    from fractions import Fraction
+
+    total = pruning._mass(tree, tree.root)
+    risk_of = {node.id: Fraction(pruning._risk(tree, node, total, risk)) for node in tree.root.walk()}
+    order = {step.node_id: step.number for step in tree.steps}
+    collapsed = set()
+
+    def current(node):  # the current leaves below node, iteratively
+        stack, found = [node], []
+        while stack:
+            n = stack.pop()
+            if n.is_leaf or n.id in collapsed:
+                found.append(n)
+            else:
+                stack.extend(n.children)
+        return found
+
+    for link in sequence:
+        internal = [n for n in tree.root.walk() if not n.is_leaf and n.id not in collapsed
+                    and not any(a in collapsed for a in _ancestors(tree, n))]
+        g = {}
+        for n in internal:
+            below = current(n)
+            g[n.id] = (risk_of[n.id] - sum(risk_of[b.id] for b in below)) / (len(below) - 1)
+        smallest = min(g.values())
+        assert float(g[link.node.id]) == pytest.approx(float(smallest), abs=1e-12)  # a weakest link
+        ties = [i for i in g if abs(g[i] - smallest) <= Fraction(1, 10**12)]
+        if all(abs(g[i] - g[link.node.id]) > Fraction(1, 10**15) for i in ties if i != link.node.id):
+            assert link.node.id == min(ties, key=order.get)  # clear ties: the first grown
+        assert link.alpha == pytest.approx(max(float(g[link.node.id]), 0.0), abs=1e-12)
+        below = current(link.node)
+        assert link.leaves == len(below)
+        assert link.risk_node == pytest.approx(float(risk_of[link.node.id]), abs=1e-12)
+        assert link.risk_subtree == pytest.approx(float(sum(risk_of[b.id] for b in below)), abs=1e-12)
+        listed = list(link.g)
+        assert len(listed) == min(len(g), pruning.SHOWN) and listed[0] == link.node.id
+        assert all(float(g[i]) == pytest.approx(link.g[i], abs=1e-12) for i in listed)
+        assert all(a <= b + 1e-12 for a, b in zip(list(link.g.values()), list(link.g.values())[1:]))
+        assert max(link.g.values()) <= float(min(v for i, v in g.items() if i not in link.g) if len(g) > len(listed)
+                                             else max(link.g.values())) + 1e-12
+        collapsed.add(link.node.id)
+    assert tree.root.id in collapsed or tree.root.is_leaf
+
+
+def _ancestors(tree, node):
+    parent = {c.id: n.id for n in tree.root.walk() for c in n.children}
+    found, at = [], node.id
+    while at in parent:
+        at = parent[at]
+        found.append(at)
+    return found
+
+
+@pytest.mark.parametrize("name, algorithm, risk", [("iris", "cart", "impurity"), ("iris", "cart", "error"),
+                                                   ("glass", "cart", "error"), ("glass", "id3", "impurity"),
+                                                   ("tips", "cart", "impurity"), ("credit_risk", "c45", "error")])
+def test_the_compiled_weakest_link_sequence_follows_the_definition(name, algorithm, risk):
+    # kernels.weakest_links keeps R(T_t) and |leaves(T_t)| as running sums over the ancestors of
+    # each prune; here every link is recomputed from the tree pruned so far. iris with the error
+    # risk has rpart's tie at g = 0.01 (nodes 12, 13, 26; test_rpart_cp_table_on_iris).
+    tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm, prune=False)
+    sequence = pruning.weakest_links(tree, risk)
+    assert sequence
+    _links_by_definition(tree, sequence, risk)
+
 # --- (d) reduced-error pruning and validation pre-pruning, by hand --------------------------------------
 #
 # The ID3 tree of PlayTennis (Mitchell 1997, Fig. 3.1; tests/test_induction.py): node 0 outlook
