@@ -127,9 +127,10 @@ class _Plan:
         self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
                                       for a in attributes], dtype=bool)
         self._multiway_tests: dict = {}
-        # scored in Python: CART's subsets for a whole level at once where its shortcut applies, else node by node
+        # scored in Python: subsets for a whole level at once where `subset_scan` applies, else node by node
         batched = subset_scan.applies(encoded, settings)
-        self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"]
+        self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"
+                        and subset_scan.fits(encoded, settings, attributes[j])]
         self.one_by_one = [j for j in self.python if j not in self.batched]
 
     def multiway_test(self, j: int) -> MultiwayTest:

@@ -1,32 +1,50 @@
-"""CART's subset splits of a categorical attribute, scored for every node of a level at once.
+"""Subset splits of a categorical attribute, scored for every node of a level at once: CART's
+prefixes and Zaki & Meira's small subsets.
 
-`candidates.subset_block` defines them node by node: the present values ordered by mean target
-(regression) or by the proportion of the last class present (two classes; Breiman et al. 1984,
-Thm 4.5), and the p - 1 prefixes of that order, each written with the smaller side (on a tie,
-the side holding the first value). Scoring them node by node costs ~0.3 ms of Python per node
-and attribute: a 200,000-row upload's CART tree (24,000 splits, three such attributes) took a
-minute. Here the same sums, orders, prefixes and `measures` are made for all the level's nodes
-as arrays (a node with fewer values padded with candidates that are never eligible), and each
-node's competing candidate is chosen as `splits.block_best` chooses it. The engine uses this
-where it applies (`applies`) and `candidates` elsewhere; the two are tested equal.
+`candidates.subset_block` defines them node by node: CART's are the present values ordered by
+mean target (regression) or by the proportion of the last class present (two classes; Breiman
+et al. 1984, Thm 4.5), and the p - 1 prefixes of that order, each written with the smaller side
+(on a tie, the side holding the first value); Zaki's are every set of at most l present values,
+in size then value order (`candidates.small_subsets`). Scoring them node by node costs
+~0.3 ms of Python per node and attribute: a 200,000-row upload's CART tree (24,000 splits,
+three such attributes) took a minute, its Zaki tree 12 s. Here the same sums, candidate sets
+and `measures` are made for all the level's nodes as arrays (a node's candidates among a
+padding that is never eligible: CART's after its p - 1, Zaki's wherever a set holds a value
+the node lacks, the order of the rest kept), and each node's competing candidate is chosen as
+`splits.block_best` chooses it. The engine uses this where it applies (`applies`, `fits`) and
+`candidates` elsewhere; the two are tested equal.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from . import budget
-from .candidates import Block, _stats, _subset_sums
+from .candidates import Block, _stats, _subset_sums, count_small_subsets
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
 PADDING = np.iinfo(np.int64).max  # the reason code of a padded candidate: never the smallest
+MAX_SETS = 2_000  # Zaki's sets over an attribute's every value, beyond which it is scored node by node
+CELLS = 4_000_000  # nodes x candidates x values per batch: the arrays of one batch stay in tens of MB
 
 
 def applies(encoded, settings) -> bool:
-    """Whether a level's subset blocks can be scored here: CART's ordering shortcut (a numeric
-    target, or two classes), no Zaki search, no class-prior sizes, a criterion ranking by gain."""
-    return (settings.categorical_split == "subset" and settings.max_subset_size is None and not encoded.sized
-            and settings.criterion != "gain_ratio" and (encoded.is_regression or len(encoded.classes) <= 2))
+    """Whether a level's subset blocks can be scored here: Zaki's small subsets, or CART's
+    ordering shortcut (a numeric target, or two classes); no class-prior sizes, a criterion
+    ranking by gain."""
+    if settings.categorical_split != "subset" or encoded.sized or settings.criterion == "gain_ratio":
+        return False
+    return settings.max_subset_size is not None or encoded.is_regression or len(encoded.classes) <= 2
+
+
+def fits(encoded, settings, attribute: str) -> bool:
+    """Whether the attribute's candidates, padded to its every value, are few enough: Zaki's
+    sets of l of hundreds of values are many more than any node holds (3,000 values: 4.5
+    million pairs), and are scored node by node among the node's present values."""
+    n = len(encoded.categories(attribute))
+    return settings.max_subset_size is None or count_small_subsets(n, settings.max_subset_size) <= MAX_SETS
 
 
 def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, weights) -> list[tuple]:
@@ -46,7 +64,14 @@ def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, 
     scored = []
     for attribute in attributes:
         budget.check_time()
-        scored.append(_score(encoded, settings, attribute, segment, node_rows, channels, node_sums, nodes))
+        V = len(encoded.categories(attribute))
+        width = V - 1 if settings.max_subset_size is None else count_small_subsets(V, settings.max_subset_size)
+        batch = max(1, CELLS // max(width * V, 1))
+        parts = [_score(encoded, settings, attribute, segment[bounds[a]:bounds[b]] - a,
+                        node_rows[bounds[a]:bounds[b]], channels[:, bounds[a]:bounds[b]], node_sums[a:b], nodes[a:b])
+                 for a, b in ((a, min(a + batch, L)) for a in range(0, max(L, 1), batch))]
+        found = tuple(np.concatenate([part[0][k] for part in parts]) for k in range(5))
+        scored.append((found, {node: block for part in parts for node, block in part[1].items()}))
     return scored
 
 
@@ -63,8 +88,12 @@ def _score(encoded, settings, attribute: str, segment, node_rows, channels, node
     sums = np.stack([np.bincount(key, weights=c[known], minlength=L * V) for c in channels], axis=-1)
     sums = sums.reshape(L, V, len(channels))  # (nodes, values, channels), each node's rows in order
     missing = np.maximum(node_sums - sums.sum(axis=1), 0.0)
-    present, order_key = _ordering(encoded, sums)
-    subsets, real = _prefixes(present, order_key)  # (nodes, V - 1, V), (nodes, V - 1)
+    if settings.max_subset_size is None:
+        subsets, real = _prefixes(*_ordering(encoded, sums))  # (nodes, V - 1, V), (nodes, V - 1)
+        note = ""
+    else:
+        subsets, real = _small_subsets(np.abs(sums).sum(axis=2) > 0, settings.max_subset_size)
+        note = f"subsets of at most {settings.max_subset_size} values (Zaki & Meira's l)"
     left = np.zeros(subsets.shape[:2] + (sums.shape[2],))
     for i in range(L):  # summed as the definition sums them (a stacked matmul rounds otherwise)
         left[i, real[i]] = _subset_sums(subsets[i][real[i]], sums[i])
@@ -80,7 +109,7 @@ def _score(encoded, settings, attribute: str, segment, node_rows, channels, node
     if has.any():
         picked = np.flatnonzero(has)
         best = np.argmax(within[picked], axis=1)
-        index[picked] = best
+        index[picked] = (np.cumsum(real[picked], axis=1) - 1)[np.arange(len(picked)), best]  # among the node's own
         score_at[picked] = rank[picked, best]
         gain_at[picked] = stats.gain_by(settings.criterion)[picked, best]
         ties[picked] = within[picked].sum(axis=1)
@@ -89,9 +118,27 @@ def _score(encoded, settings, attribute: str, segment, node_rows, channels, node
     known_weight = np.bincount(segment[known], weights=size[known], minlength=L)  # only its sign is read
     for i in np.flatnonzero(~has):  # no candidate qualifies: the most basic reason, as block_best says
         reason[i] = no_candidate_reason(float(known_weight[i]), why[i][real[i]])
-    blocks = {int(node): Block(attribute, "subset", None, values=values, subsets=subsets[i][real[i]])
+    blocks = {int(node): Block(attribute, "subset", None, values=values, subsets=subsets[i][real[i]], note=note)
               for i, node in enumerate(nodes.tolist())}
     return (index, score_at, gain_at, reason, ties), blocks
+
+
+def _small_subsets(present: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """candidates.small_subsets for every node: the sets of 1..l of all V values in size then
+    value order, `real` where every member is present and the set is not all p present values
+    (the node's own sets, in their order: a subsequence of these)."""
+    L, V = present.shape
+    sets = [np.zeros((0, V), dtype=bool)]
+    for size in range(1, min(max_size, V - 1) + 1):
+        chosen = np.array(list(combinations(range(V), size)), dtype=np.int64).reshape(-1, size)
+        rows = np.zeros((len(chosen), V), dtype=bool)
+        rows[np.arange(len(chosen))[:, None], chosen] = True
+        sets.append(rows)
+    every = np.concatenate(sets)  # (C, V)
+    p = present.sum(axis=1)
+    inside = ~(every[None, :, :] & ~present[:, None, :]).any(axis=2)  # (L, C): every member present
+    real = inside & (every.sum(axis=1)[None, :] <= p[:, None] - 1)
+    return np.broadcast_to(every, (L,) + every.shape), real
 
 
 def _ordering(encoded, sums) -> tuple[np.ndarray, np.ndarray]:
