@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, labels, ordered_labels
+from .data import Dataset, distinct_runs, labels, ordered_labels
 
 MISSING, UNSEEN = -1, -2
 
@@ -149,8 +149,8 @@ def categories_and_codes(column: pd.Series) -> tuple[np.ndarray, tuple[str, ...]
         return codes_for(column, categories), categories
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     values = np.asarray(uniques, dtype=float)
-    named = labels(values)
-    categories = tuple(named[i] for i in np.argsort(values, kind="stable"))  # as ordered_labels: by value
-    lookup = {name: i for i, name in enumerate(categories)}
-    mapping = np.array([lookup[name] for name in named] + [MISSING], dtype=np.int64)
+    order = np.argsort(values, kind="stable")
+    categories, position = distinct_runs(labels(values[order]))  # as ordered_labels: by value
+    mapping = np.empty(len(values) + 1, dtype=np.int64)
+    mapping[order], mapping[-1] = position, MISSING
     return mapping[codes], categories

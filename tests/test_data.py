@@ -571,6 +571,21 @@ def test_labels_in_bulk_are_label_of_each_value(floats, integers):
         assert labels(values) == [label(v) for v in values]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False),
+                          st.floats(min_value=-1e13, max_value=1e13, allow_nan=False),
+                          st.floats(min_value=-1e-3, max_value=1e-3, allow_nan=False),
+                          st.integers(-10**15, 10**15).map(lambda i: i / 1000)), min_size=1, max_size=50))
+def test_a_float_is_labelled_with_twelve_significant_digits_positionally(values):
+    # label's definition: numpy's format_float_positional with 12 significant digits, trailing
+    # zeros trimmed; dtlearn.data._float_label takes the repr where it is that short, and C's
+    # %.12g where that prints no exponent (1e-4 <= |x| < 1e12)
+    from dtlearn.data import label
+
+    for value in values:
+        assert label(value) == np.format_float_positional(value, precision=12, fractional=False, trim="-"), value
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from([np.nan, 0.0, -0.0, np.inf, -np.inf, 0.1234567890123, 0.1234567890124, 2.0]),
                           st.floats(allow_nan=False, min_value=-1e6, max_value=1e6)), min_size=1, max_size=60))
@@ -578,10 +593,13 @@ def test_a_numeric_column_s_categories_and_codes_are_its_ordered_labels_and_thei
     # ID3 treats a numeric column as categories: dtlearn.encoding.categories_and_codes labels
     # each distinct number once; it must equal the two definitions it replaces, including values
     # whose labels coincide (12 significant digits) and a missing cell (code -1).
-    from dtlearn.data import ordered_labels
+    from dtlearn.data import label, ordered_labels
     from dtlearn.encoding import categories_and_codes, codes_for
 
     column = pd.Series(cells, dtype=float)
     codes, categories = categories_and_codes(column)
     assert categories == ordered_labels(column)
     assert codes.tolist() == codes_for(column, ordered_labels(column)).tolist()
+    assert len(set(categories)) == len(categories)  # one category per label: no branch named twice
+    for code, x in zip(codes, cells):  # each cell's category is its label (0.0 and -0.0: one number, pandas')
+        assert (code == -1) if x != x else categories[code] == label(x) or (x == 0 and categories[code] in ("0", "-0"))
