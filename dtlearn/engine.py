@@ -271,14 +271,14 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         cols = plan.multiway
         index[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out
         ties[:, cols] = np.where(out[0] >= 0, 1, 0)
-    blocks = {}
+    blocks = _Blocks()
     if plan.batched:
         nodes = np.flatnonzero(active)
         scored = subset_scan.score(encoded, s, [encoded.attributes[j] for j in plan.batched], nodes, level.starts,
                                    level.ends, level.rows, level.w)
         for j, (found, made) in zip(plan.batched, scored):
             index[nodes, j], score[nodes, j], gain[nodes, j], reason[nodes, j], ties[nodes, j] = found
-            blocks.update({(i, j): block for i, block in made.items()})
+            blocks.by_attribute[j] = made
     if plan.one_by_one:
         n_classes = max(len(encoded.classes), 1)
         for i in np.flatnonzero(active):
@@ -302,6 +302,23 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         index[blocked], reason[blocked] = -1, USED
     index[~active] = -1
     return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, cut_at, blocks
+
+
+class _Blocks(dict):
+    """(node, attribute) -> Block: those scored node by node, and `subset_scan`'s (by
+    attribute, node -> Block, each made when asked for: the engine asks for the winners')."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_attribute: dict = {}
+
+    def __contains__(self, key) -> bool:
+        i, j = key
+        return dict.__contains__(self, key) or (j in self.by_attribute and i in self.by_attribute[j])
+
+    def __missing__(self, key):
+        i, j = key
+        return self.by_attribute[j][i]  # KeyError when neither holds it
 
 
 def _stops_after(settings, bests: Bests, winner: np.ndarray) -> np.ndarray:
@@ -575,7 +592,11 @@ def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets
         if not unknown.any():
             continue
         rows = level.rows[a:b].astype(np.int64)
-        found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], tests[i].attribute, s.max_surrogates)
+        # each numeric attribute's positions in value order, as the level keeps them (ties: by
+        # row, which is the segment's order here: no row goes down two branches)
+        sorted_at = {encoded.attributes[j]: level.order[t, a:b] - a for j, t in plan.threshold_row.items()}
+        found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], tests[i].attribute, s.max_surrogates,
+                                sorted_at)
         grown.surrogates[base + i] = found
         placed = branch[a:b].copy()
         for surrogate in found:

@@ -36,10 +36,14 @@ class Surrogate:
 
 
 def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.ndarray, attribute: str,
-                    limit: int = 5) -> tuple[Surrogate, ...]:
-    """The ranked surrogates of a binary split whose branch per row is `primary` (0, 1, -1)."""
-    known = primary >= 0
-    rows, weights, primary = rows[known], weights[known], primary[known]
+                    limit: int = 5, sorted_at: dict | None = None) -> tuple[Surrogate, ...]:
+    """The ranked surrogates of a binary split whose branch per row is `primary` (0, 1, -1).
+    `sorted_at` may give, for numeric attributes, the positions of `rows` in ascending value
+    (missing last, ties in the order of `rows`: what a stable sort of them gives), as the engine
+    keeps them: a node of a million-row tree then sorts nothing."""
+    known_at = primary >= 0
+    all_rows, all_weights, all_primary = rows, weights, primary
+    rows, weights, primary = rows[known_at], weights[known_at], primary[known_at]
     total = weights.sum()
     if total <= 0:
         return ()
@@ -48,7 +52,13 @@ def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.
     for position, other in enumerate(encoded.attributes):
         if other == attribute:
             continue
-        if encoded.kind(other) == "numeric":
+        if encoded.kind(other) == "numeric" and sorted_at is not None and other in sorted_at:
+            at = sorted_at[other]
+            at = at[known_at[at]]
+            x = encoded.numeric(other)[all_rows[at]]
+            usable = ~np.isnan(x)
+            best = _best_cut(other, x[usable], all_weights[at][usable], all_primary[at][usable])
+        elif encoded.kind(other) == "numeric":
             best = _numeric(other, encoded.numeric(other)[rows], weights, primary)
         else:
             best = _categorical(other, encoded.codes(other)[rows], encoded.categories(other), weights, primary)
@@ -65,10 +75,15 @@ def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.
 
 def _numeric(attribute, values, weights, primary):
     usable = ~np.isnan(values)
-    if usable.sum() < 4:
-        return None
     order = np.argsort(values[usable], kind="stable")
-    x, w, p = values[usable][order], weights[usable][order], primary[usable][order]
+    return _best_cut(attribute, values[usable][order], weights[usable][order], primary[usable][order])
+
+
+def _best_cut(attribute, x, w, p):
+    """The cut of the known values x (ascending; w, p the rows' weights and primary branches)
+    that agrees with the primary on the most weight, straight or flipped."""
+    if len(x) < 4:
+        return None
     left_l = np.cumsum(w * (p == 0))[:-1]  # primary-left weight at or below each cut
     left_r = np.cumsum(w * (p == 1))[:-1]
     total_l, total_r = (w * (p == 0)).sum(), (w * (p == 1)).sum()

@@ -290,3 +290,28 @@ def test_a_two_valued_multiway_split_is_read_as_the_same_subset_split(name, algo
     assert primary_branches(evaluation.encoded, evaluation.rows, same).tolist() == expected
     assert step.surrogates == surrogates_of(evaluation, same)
     assert bool(step.surrogates) == (name == "watermelon_2")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_surrogates_from_the_levels_sorted_orders_are_those_of_sorting_each_node(seed, monkeypatch):
+    # The engine hands find_surrogates each numeric attribute's positions in value order (as
+    # the level keeps them) instead of sorting the node's rows again; on whole numbers with many
+    # ties and missing cells the surrogates of every node must be the same, to the last bit.
+    from dtlearn import engine, surrogates
+
+    rng = np.random.default_rng(seed)
+    n = 1500
+    frame = pd.DataFrame({f"x{i}": rng.integers(0, 12, n).astype(float) for i in range(4)})
+    for column in frame:
+        frame.loc[rng.random(n) < 0.15, column] = np.nan
+    frame["c"] = rng.choice(list("abcd"), n)
+    frame["y"] = np.where(frame["x0"].fillna(5) + frame["x1"].fillna(3) + rng.normal(0, 2, n) > 11, "p", "q")
+    data = dtlearn.Dataset(frame, "y")
+    fast = dtlearn.fit(data, "cart")
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "find_surrogates", lambda *args, **kwargs: surrogates.find_surrogates(*args[:6]))
+        slow = dtlearn.fit(data, "cart")
+    found = [(s.node_id, s.found_surrogates) for s in fast.steps if s.found_surrogates]
+    assert len(found) > 10 and any(len(f) >= 2 for _, f in found)
+    assert found == [(s.node_id, s.found_surrogates) for s in slow.steps if s.found_surrogates]
+    assert [s.reason for s in fast.steps] == [s.reason for s in slow.steps]
