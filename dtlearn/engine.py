@@ -23,7 +23,7 @@ from .candidates import data_value_below, sorted_order
 from .conditions import MultiwayTest, ThresholdTest
 from .splits import (NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
                      block_best, choose, correction_of, split_limits)
-from .surrogates import find_surrogates
+from .surrogates import SortedValues, find_surrogates
 from .routing import surrogate_branches, value_map
 from .summary import summarize_many
 
@@ -583,6 +583,9 @@ def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets
     """CART: rows missing the primary value follow the first surrogate that can place them,
     else the side with more known weight; on a tie they stay at the node (rpart)."""
     encoded, s = plan.encoded, plan.settings
+    # each numeric attribute's positions in value order, as the level keeps them (ties: by row,
+    # which is a segment's order here: no row goes down two branches)
+    names = tuple(encoded.attributes[j] for j in plan.threshold)
     for i in np.flatnonzero(split):
         left, right = known[offsets[i]], known[offsets[i] + 1]
         majority = (0 if left > right else 1) if left != right else -1
@@ -592,11 +595,9 @@ def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets
         if not unknown.any():
             continue
         rows = level.rows[a:b].astype(np.int64)
-        # each numeric attribute's positions in value order, as the level keeps them (ties: by
-        # row, which is the segment's order here: no row goes down two branches)
-        sorted_at = {encoded.attributes[j]: level.order[t, a:b] - a for j, t in plan.threshold_row.items()}
+        sorted_values = SortedValues(names, level.order, level.vals, int(a), int(b))
         found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], tests[i].attribute, s.max_surrogates,
-                                sorted_at)
+                                sorted_values)
         grown.surrogates[base + i] = found
         placed = branch[a:b].copy()
         for surrogate in found:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernels
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
 from .routing import branches
 
@@ -35,29 +36,48 @@ class Surrogate:
         return {"test": self.test.to_dict(), "reversed": self.reversed, "agree": self.agree, "adj": self.adj}
 
 
+@dataclass(frozen=True, eq=False)
+class SortedValues:
+    """Numeric attributes' values at a node in ascending order, as the engine's level keeps
+    them: order[k, p] for p in start..end the level position (row `p - start` of the node) of
+    the p-th smallest value of names[k], vals[k, p] that value (missing last, ties in row order:
+    what a stable sort of the node's rows gives)."""
+
+    names: tuple[str, ...]
+    order: np.ndarray
+    vals: np.ndarray
+    start: int
+    end: int
+
+
 def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.ndarray, attribute: str,
-                    limit: int = 5, sorted_at: dict | None = None) -> tuple[Surrogate, ...]:
+                    limit: int = 5, sorted_values: SortedValues | None = None) -> tuple[Surrogate, ...]:
     """The ranked surrogates of a binary split whose branch per row is `primary` (0, 1, -1).
-    `sorted_at` may give, for numeric attributes, the positions of `rows` in ascending value
-    (missing last, ties in the order of `rows`: what a stable sort of them gives), as the engine
-    keeps them: a node of a million-row tree then sorts nothing."""
+    With `sorted_values` (the engine's) and every weight 1, the numeric attributes it names are
+    not sorted again and their cuts are scanned compiled (`kernels.surrogate_cuts`): a
+    million-row CART tree has thousands of nodes with missing values."""
     known_at = primary >= 0
-    all_rows, all_weights, all_primary = rows, weights, primary
+    all_weights, all_primary = weights, primary
     rows, weights, primary = rows[known_at], weights[known_at], primary[known_at]
     total = weights.sum()
     if total <= 0:
         return ()
     majority = max(weights[primary == 0].sum(), weights[primary == 1].sum()) / total
+    presorted = {}
+    if sorted_values is not None and (all_weights == 1.0).all():  # the engine's CART rows: whole weights
+        sv = sorted_values
+        presorted = {name: k for k, name in enumerate(sv.names)}
+        compiled = np.zeros(len(sv.names)), np.zeros(len(sv.names), dtype=np.bool_), np.zeros(len(sv.names))
+        kernels.surrogate_cuts(sv.order, sv.vals, sv.start, sv.end, all_primary, *compiled)
     found = []
     for position, other in enumerate(encoded.attributes):
         if other == attribute:
             continue
-        if encoded.kind(other) == "numeric" and sorted_at is not None and other in sorted_at:
-            at = sorted_at[other]
-            at = at[known_at[at]]
-            x = encoded.numeric(other)[all_rows[at]]
-            usable = ~np.isnan(x)
-            best = _best_cut(other, x[usable], all_weights[at][usable], all_primary[at][usable])
+        if other in presorted:
+            k = presorted[other]
+            threshold, flipped, agreeing = compiled[0][k], compiled[1][k], compiled[2][k]
+            best = None if agreeing == -np.inf else (ThresholdTest(other, float(threshold)), bool(flipped),
+                                                     float(agreeing))
         elif encoded.kind(other) == "numeric":
             best = _numeric(other, encoded.numeric(other)[rows], weights, primary)
         else:
@@ -75,15 +95,10 @@ def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.
 
 def _numeric(attribute, values, weights, primary):
     usable = ~np.isnan(values)
-    order = np.argsort(values[usable], kind="stable")
-    return _best_cut(attribute, values[usable][order], weights[usable][order], primary[usable][order])
-
-
-def _best_cut(attribute, x, w, p):
-    """The cut of the known values x (ascending; w, p the rows' weights and primary branches)
-    that agrees with the primary on the most weight, straight or flipped."""
-    if len(x) < 4:
+    if usable.sum() < 4:
         return None
+    order = np.argsort(values[usable], kind="stable")
+    x, w, p = values[usable][order], weights[usable][order], primary[usable][order]
     left_l = np.cumsum(w * (p == 0))[:-1]  # primary-left weight at or below each cut
     left_r = np.cumsum(w * (p == 1))[:-1]
     total_l, total_r = (w * (p == 0)).sum(), (w * (p == 1)).sum()
