@@ -1,18 +1,21 @@
 """Subset splits of a categorical attribute, scored for every node of a level at once: CART's
-prefixes and Zaki & Meira's small subsets.
+and Zaki & Meira's.
 
 `candidates.subset_block` defines them node by node: CART's are the present values ordered by
 mean target (regression) or by the proportion of the last class present (two classes; Breiman
 et al. 1984, Thm 4.5), and the p - 1 prefixes of that order, each written with the smaller side
-(on a tie, the side holding the first value); Zaki's are every set of at most l present values,
-in size then value order (`candidates.small_subsets`). Scoring them node by node costs
-~0.3 ms of Python per node and attribute: a 200,000-row upload's CART tree (24,000 splits,
-three such attributes) took a minute, its Zaki tree 12 s. Here the same sums, candidate sets
-and `measures` are made for all the level's nodes as arrays (a node's candidates among a
-padding that is never eligible: CART's after its p - 1, Zaki's wherever a set holds a value
-the node lacks, the order of the rest kept), and each node's competing candidate is chosen as
-`splits.block_best` chooses it. The engine uses this where it applies (`applies`, `fits`) and
-`candidates` elsewhere; the two are tested equal.
+(on a tie, the side holding the first value); with three classes or more, every partition up
+to `max_exhaustive_values` values, else the prefixes of each class's ordering; Zaki's are
+every set of at most l present values, in size then value order (`candidates.small_subsets`).
+Scoring them node by node costs ~0.3 ms of Python per node and attribute: a 200,000-row
+upload's CART tree (24,000 splits, three such attributes) took a minute, its Zaki tree 12 s,
+a three-class CART tree of a 5 MB file 40 s. Here the same sums, candidate sets and `measures`
+are made for all the level's nodes as arrays (a node's candidates among a padding that is
+never eligible: after its own, or for Zaki wherever a set holds a value the node lacks, the
+order of the rest kept; three classes: each node's sets made by `candidates._subsets` itself),
+and each node's competing candidate is chosen as `splits.block_best` chooses it. The engine
+uses this where it applies (`applies`, `fits`) and `candidates` elsewhere; the two are tested
+equal, bit for bit.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from . import budget
-from .candidates import Block, _stats, _subset_sums, count_small_subsets
+from .candidates import Block, _stats, _subset_sums, _subsets, count_small_subsets
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
 PADDING = np.iinfo(np.int64).max  # the reason code of a padded candidate: never the smallest
@@ -33,12 +36,14 @@ CELLS = 4_000_000  # nodes x candidates x values per batch: the arrays of one ba
 
 
 def applies(encoded, settings) -> bool:
-    """Whether a level's subset blocks can be scored here: Zaki's small subsets, or CART's
-    ordering shortcut (a numeric target, or two classes); no class-prior sizes, a criterion
-    ranking by gain."""
-    if settings.categorical_split != "subset" or encoded.sized or settings.criterion == "gain_ratio":
-        return False
-    return settings.max_subset_size is not None or encoded.is_regression or len(encoded.classes) <= 2
+    """Whether a level's subset blocks can be scored here: subset splits without class-prior
+    sizes, by a criterion ranking by gain."""
+    return settings.categorical_split == "subset" and not encoded.sized and settings.criterion != "gain_ratio"
+
+
+def _shortcut(encoded, settings) -> bool:
+    """CART's ordering shortcut: a numeric target, or two classes."""
+    return settings.max_subset_size is None and (encoded.is_regression or len(encoded.classes) <= 2)
 
 
 def fits(encoded, settings, attribute: str) -> bool:
@@ -67,7 +72,7 @@ def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, 
     for attribute in attributes:
         budget.check_time()
         V = len(encoded.categories(attribute))
-        width = V - 1 if settings.max_subset_size is None else count_small_subsets(V, settings.max_subset_size)
+        width = _most_candidates(encoded, settings, V)
         batch = max(1, CELLS // max(width * V, 1))
         parts = [_score(encoded, settings, attribute, segment[bounds[a]:bounds[b]] - a,
                         node_rows[bounds[a]:bounds[b]], channels[:, bounds[a]:bounds[b]], node_sums[a:b], nodes[a:b])
@@ -90,12 +95,14 @@ def _score(encoded, settings, attribute: str, segment, node_rows, channels, node
     sums = np.stack([np.bincount(key, weights=c[known], minlength=L * V) for c in channels], axis=-1)
     sums = sums.reshape(L, V, len(channels))  # (nodes, values, channels), each node's rows in order
     missing = np.maximum(node_sums - sums.sum(axis=1), 0.0)
-    if settings.max_subset_size is None:
+    if settings.max_subset_size is not None:
+        subsets, real = _small_subsets(np.abs(sums).sum(axis=2) > 0, settings.max_subset_size)
+        note = f"subsets of at most {settings.max_subset_size} values (Zaki & Meira's l)"
+    elif _shortcut(encoded, settings):
         subsets, real = _prefixes(*_ordering(encoded, sums))  # (nodes, V - 1, V), (nodes, V - 1)
         note = ""
     else:
-        subsets, real = _small_subsets(np.abs(sums).sum(axis=2) > 0, settings.max_subset_size)
-        note = f"subsets of at most {settings.max_subset_size} values (Zaki & Meira's l)"
+        subsets, real, note = _each_nodes_sets(sums[..., :len(encoded.classes)], settings.max_exhaustive_values)
     left = np.zeros(subsets.shape[:2] + (sums.shape[2],))
     for i in range(L):  # summed as the definition sums them (a stacked matmul rounds otherwise)
         left[i, real[i]] = _subset_sums(subsets[i][real[i]], sums[i])
@@ -128,14 +135,15 @@ class NodeBlocks(Mapping):
     for: the engine asks for the winners' alone (a Block for every node and attribute of a
     million-row CART tree's levels was 1.6 s)."""
 
-    def __init__(self, attribute: str, values: tuple, subsets, real, note: str, nodes: np.ndarray) -> None:
+    def __init__(self, attribute: str, values: tuple, subsets, real, note, nodes: np.ndarray) -> None:
         self._attribute, self._values, self._subsets, self._real, self._note = attribute, values, subsets, real, note
         self._at = dict(zip(nodes.tolist(), range(len(nodes))))
 
     def __getitem__(self, node: int) -> Block:
         i = self._at[node]
+        note = self._note if isinstance(self._note, str) else self._note[i]
         return Block(self._attribute, "subset", None, values=self._values, subsets=self._subsets[i][self._real[i]],
-                     note=self._note)
+                     note=note)
 
     def __contains__(self, node) -> bool:
         return node in self._at
@@ -145,6 +153,29 @@ class NodeBlocks(Mapping):
 
     def __len__(self) -> int:
         return len(self._at)
+
+
+def _most_candidates(encoded, settings, V: int) -> int:
+    """The most candidate sets a node can have on an attribute of V values."""
+    if settings.max_subset_size is not None:
+        return count_small_subsets(V, settings.max_subset_size)
+    if _shortcut(encoded, settings):
+        return max(V - 1, 1)
+    exhaustive = 2 ** (min(V, settings.max_exhaustive_values) - 1) - 1
+    return max(exhaustive, len(encoded.classes) * (V - 1), 1)
+
+
+def _each_nodes_sets(counts: np.ndarray, max_exhaustive: int) -> tuple[np.ndarray, np.ndarray, list]:
+    """Three classes or more (no ordering shortcut): each node's candidate sets as the
+    definition makes them (`candidates._subsets`: every partition up to max_exhaustive values,
+    else the prefixes of each class's ordering), padded after its last; and each node's note."""
+    made = [_subsets(node, max_exhaustive) for node in counts]
+    L, V = counts.shape[:2]
+    subsets = np.zeros((L, max([len(sets) for sets, _ in made] + [0]), V), dtype=bool)
+    real = np.zeros(subsets.shape[:2], dtype=bool)
+    for i, (sets, _) in enumerate(made):
+        subsets[i, :len(sets)], real[i, :len(sets)] = sets, True
+    return subsets, real, [note for _, note in made]
 
 
 def _small_subsets(present: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
