@@ -169,10 +169,10 @@ def labels(values) -> list[str]:
         return [label(v) for v in values]
     array = np.asarray(values)
     numbers = array.tolist()
-    written = ["%.12g" % v for v in numbers]  # `label` itself wherever %.12g prints no exponent:
-    with np.errstate(invalid="ignore"):
+    written = ["%.12g" % v for v in numbers]  # `label` itself wherever %.12g prints no exponent,
+    with np.errstate(invalid="ignore"):  # as for 0 and 1e-3 <= |x| < 1e11; the rest (inf, nan too) one by one
         size = np.abs(array)
-        exponent = ~((size >= 1e-3) & (size < 1e11) | (array == 0))  # may (inf and nan: do)
+        exponent = ~((size >= 1e-3) & (size < 1e11) | (array == 0))
     for i in np.flatnonzero(exponent).tolist():
         written[i] = _float_label(repr(numbers[i]), numbers[i])
     return written

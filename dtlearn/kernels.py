@@ -932,7 +932,7 @@ def weakest_links(own, below, leaves, end, parent, order, internal, limit,
 @njit(cache=True, nogil=True)
 def surrogate_cuts(order, vals, start, end, primary, out_threshold, out_flipped, out_score):
     """Each numeric attribute's best surrogate cut at the node of level positions start..end
-    (`surrogates._best_cut`, whose numbers these are, for rows of weight 1): order[k, p] the
+    (`surrogates._numeric`, whose numbers these are, for rows of weight 1): order[k, p] the
     position of the p-th smallest value of attribute k, vals[k, p] that value (missing last);
     primary[q - start] the primary's branch of position q (-1: unknown, the row left out).
     out_score[k] the weight the best cut agrees on, -inf when no cut is valid (fewer than 4

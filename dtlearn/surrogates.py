@@ -39,9 +39,9 @@ class Surrogate:
 @dataclass(frozen=True, eq=False)
 class SortedValues:
     """Numeric attributes' values at a node in ascending order, as the engine's level keeps
-    them: order[k, p] for p in start..end the level position (row `p - start` of the node) of
-    the p-th smallest value of names[k], vals[k, p] that value (missing last, ties in row order:
-    what a stable sort of the node's rows gives)."""
+    them: for p in start..end, order[k, p] is the level position (start + the row's index in
+    the node) of the p-th smallest value of names[k] and vals[k, p] that value (missing last,
+    ties in row order: what a stable sort of the node's rows gives)."""
 
     names: tuple[str, ...]
     order: np.ndarray
