@@ -22,7 +22,7 @@ from dtlearn.shorten import shown
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
 from pages.pruning_view import ALPHA_MODES, LIMITS, METHODS
 
-# name -> (script, title); the first is the default page (at "/")
+# name -> (script, title), in the menu's order; each page at /name
 PAGE_SCRIPTS = {
     "data": ("pages/data.py", "Data"),
     "step": ("pages/step.py", "Step through"),
@@ -40,15 +40,26 @@ def app_pages() -> dict[str, st.Page]:
     in the current run; shared between sessions (a module constant), one session's run could
     end another's permission: on a fresh server, 26 of 30 deep links opened at once got "This
     page cannot be called directly" (benchmarks/bench_load.py)."""
-    return {name: st.Page(script, title=title, url_path=name, default=name == "data")
-            for name, (script, title) in PAGE_SCRIPTS.items()}
+    pages = {HOME: st.Page(_home, title="dtlearn", default=True, visibility="hidden")}
+    pages.update({name: st.Page(script, title=title, url_path=name) for name, (script, title) in PAGE_SCRIPTS.items()})
+    return pages
+
+
+# "/" is a page of its own, out of the menu, that opens the link's page (page=) or LANDING_PAGE:
+# were a menu page the default, its own address would not exist (a typed /data said "Page not
+# found" and opened the Step page)
+HOME = "home"
+
+
+def _home() -> None:
+    """Never drawn: `route` leaves it for the page the link asks for."""
 
 
 DEFAULT_DATASET = "tennis"
 DEFAULT_ALGORITHM = "id3"
 # Where a link without `page=` opens: the Step page, the app's heart, drawn in under 2 s on a
-# fresh browser. The Data page stays first in the menu (and at "/" once the app is open), but
-# its Plotly chart alone costs about a second of JavaScript before it can paint.
+# fresh browser. The Data page stays first in the menu, but its Plotly chart alone costs about
+# a second of JavaScript before it can paint.
 LANDING_PAGE = "step"
 # The settings a student tunes, as dtlearn describes them (dtlearn.settings.OPTIONS): each one's
 # widget key is its query parameter, so the sidebar, the link and dtlearn read one description.
@@ -457,9 +468,10 @@ def route() -> None:
     if not st.session_state.get("url_loaded"):
         st.session_state["url_loaded"] = True
         st.session_state["url_ignored"] = load_url()
+    if names.get(page.url_path) == HOME:
         wanted = st.query_params.get("page", LANDING_PAGE)
-        if wanted in pages and names.get(page.url_path) == "data" != wanted:
-            st.switch_page(pages[wanted], query_params=st.query_params.to_dict())
+        wanted = wanted if wanted in PAGE_SCRIPTS else LANDING_PAGE
+        st.switch_page(pages[wanted], query_params=st.query_params.to_dict())
     keep_values()
     for note in st.session_state.pop("url_ignored", []):
         st.warning(f"From the link: {md(note)}.")

@@ -101,6 +101,24 @@ def test_a_shared_link_opens_on_a_fresh_server_at_its_step(page, fresh_app_url, 
     assert_no_error_box(page, ui)
 
 
+@pytest.mark.parametrize("path, heading", [("/data", "Data: PlayTennis"), ("/step", "Step through the induction"),
+                                           ("/tree", "The tree"), ("/compare", "Compare the algorithms"),
+                                           ("/", "Step through the induction")])
+def test_each_pages_address_typed_opens_that_page(page, app_url, ui, path, heading):
+    # every page of the menu has an address of its own (the Data page's, /data, once said
+    # "Page not found" and opened the Step page: it was the default page, at "/" only); "/"
+    # opens the landing page
+    page.goto(app_url + path)
+    ui.settle(page)
+    page.get_by_role("heading", name=heading, exact=True).first.wait_for()
+    assert page.get_by_text("Page not found").count() == 0
+    assert_no_error_box(page, ui)
+    if path != "/":
+        assert page.url.split("?")[0].endswith(path)
+        current = page.get_by_test_id("stSidebarNav").locator("a[aria-current='page']")
+        assert current.count() == 1 and path in current.get_attribute("href")
+
+
 def _upload(page, tmp_path, name: str, text: str) -> None:
     csv = tmp_path / name
     csv.write_text(text, encoding="utf-8")
