@@ -1,4 +1,5 @@
-"""Compiled loops: scoring every cut of many nodes at once, partitioning rows, routing rows.
+"""Compiled loops: scoring every cut of many nodes at once, partitioning rows, routing rows,
+CART's surrogate cuts and the weakest-link sequence of cost-complexity pruning.
 
 Why compiled (numba): induction scores every cut between neighbouring values of every numeric
 attribute at every node, and prediction walks every row down the tree. Written with numpy
