@@ -35,16 +35,6 @@ PAGE_SCRIPTS = {
 }
 
 
-def app_pages() -> dict[str, st.Page]:
-    """The pages, made anew in every run. An st.Page remembers whether st.navigation returned it
-    in the current run; shared between sessions (a module constant), one session's run could
-    end another's permission: on a fresh server, 26 of 30 deep links opened at once got "This
-    page cannot be called directly" (benchmarks/bench_load.py)."""
-    pages = {HOME: st.Page(_home, title="dtlearn", default=True, visibility="hidden")}
-    pages.update({name: st.Page(script, title=title, url_path=name) for name, (script, title) in PAGE_SCRIPTS.items()})
-    return pages
-
-
 # "/" is a page of its own, out of the menu, that opens the link's page (page=) or LANDING_PAGE:
 # were a menu page the default, its own address would not exist (a typed /data said "Page not
 # found" and opened the Step page)
@@ -53,6 +43,16 @@ HOME = "home"
 
 def _home() -> None:
     """Never drawn: `route` leaves it for the page the link asks for."""
+
+
+def app_pages() -> dict[str, st.Page]:
+    """The pages, made anew in every run. An st.Page remembers whether st.navigation returned it
+    in the current run; shared between sessions (a module constant), one session's run could
+    end another's permission: on a fresh server, 26 of 30 deep links opened at once got "This
+    page cannot be called directly" (benchmarks/bench_load.py)."""
+    pages = {HOME: st.Page(_home, title="dtlearn", default=True, visibility="hidden")}
+    pages.update({name: st.Page(script, title=title, url_path=name) for name, (script, title) in PAGE_SCRIPTS.items()})
+    return pages
 
 
 DEFAULT_DATASET = "tennis"

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from collections import ChainMap
 from collections.abc import Mapping
-from itertools import combinations
 
 import numpy as np
 
 from . import budget
-from .candidates import Block, _stats, _subset_sums, _subsets, count_small_subsets
+from .candidates import Block, _stats, _subset_sums, _subsets, count_small_subsets, small_subsets
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
 PADDING = np.iinfo(np.int64).max  # the reason code of a padded candidate: never the smallest
@@ -179,17 +178,11 @@ def _each_nodes_sets(counts: np.ndarray, max_exhaustive: int) -> tuple[np.ndarra
 
 
 def _small_subsets(present: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """candidates.small_subsets for every node: the sets of 1..l of all V values in size then
-    value order, `real` where every member is present and the set is not all p present values
-    (the node's own sets, in their order: a subsequence of these)."""
+    """candidates.small_subsets for every node: its sets over all V values (each present), `real`
+    where every member is present at the node and the set is not all p present values (the
+    node's own sets, in their order: a subsequence of these)."""
     L, V = present.shape
-    sets = [np.zeros((0, V), dtype=bool)]
-    for size in range(1, min(max_size, V - 1) + 1):
-        chosen = np.array(list(combinations(range(V), size)), dtype=np.int64).reshape(-1, size)
-        rows = np.zeros((len(chosen), V), dtype=bool)
-        rows[np.arange(len(chosen))[:, None], chosen] = True
-        sets.append(rows)
-    every = np.concatenate(sets)  # (C, V)
+    every, _ = small_subsets(np.ones((V, 1)), max_size)  # (C, V), in size then value order
     p = present.sum(axis=1)
     inside = ~(every[None, :, :] & ~present[:, None, :]).any(axis=2)  # (L, C): every member present
     real = inside & (every.sum(axis=1)[None, :] <= p[:, None] - 1)

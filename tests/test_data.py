@@ -579,7 +579,7 @@ def test_labels_in_bulk_are_label_of_each_value(floats, integers):
 def test_a_float_is_labelled_with_twelve_significant_digits_positionally(values):
     # label's definition: numpy's format_float_positional with 12 significant digits, trailing
     # zeros trimmed; dtlearn.data._float_label takes the repr where it is that short, and C's
-    # %.12g where that prints no exponent (1e-4 <= |x| < 1e12)
+    # %.12g where that prints no exponent (labels, in bulk: for 0 and 1e-3 <= |x| < 1e11)
     from dtlearn.data import label
 
     for value in values:

@@ -274,7 +274,6 @@ def test_rpart_cp_table_on_iris():
         assert row["rel error"] == pytest.approx(ref["rel_error"], abs=1e-12)
 
 
-
 def _links_by_definition(tree, sequence, risk):
     """Checks `sequence` link by link against g(t) recomputed from its definition on the tree
     pruned so far (Breiman et al. 1984, 3.3): R(T_t) the sum of R over the current leaves below
@@ -296,9 +295,17 @@ def _links_by_definition(tree, sequence, risk):
                 stack.extend(n.children)
         return found
 
+    def internal_nodes():  # of the tree pruned so far: below no collapsed node
+        stack, found = [tree.root], []
+        while stack:
+            n = stack.pop()
+            if not n.is_leaf and n.id not in collapsed:
+                found.append(n)
+                stack.extend(n.children)
+        return found
+
     for link in sequence:
-        internal = [n for n in tree.root.walk() if not n.is_leaf and n.id not in collapsed
-                    and not any(a in collapsed for a in _ancestors(tree, n))]
+        internal = internal_nodes()
         g = {}
         for n in internal:
             below = current(n)
@@ -316,20 +323,12 @@ def _links_by_definition(tree, sequence, risk):
         listed = list(link.g)
         assert len(listed) == min(len(g), pruning.SHOWN) and listed[0] == link.node.id
         assert all(float(g[i]) == pytest.approx(link.g[i], abs=1e-12) for i in listed)
-        assert all(a <= b + 1e-12 for a, b in zip(list(link.g.values()), list(link.g.values())[1:]))
-        assert max(link.g.values()) <= float(min(v for i, v in g.items() if i not in link.g) if len(g) > len(listed)
-                                             else max(link.g.values())) + 1e-12
+        shown = list(link.g.values())
+        assert all(a <= b + 1e-12 for a, b in zip(shown, shown[1:]))  # ascending
+        not_shown = [float(v) for i, v in g.items() if i not in link.g]
+        assert max(shown) <= min(not_shown, default=math.inf) + 1e-12  # the smallest are the ones listed
         collapsed.add(link.node.id)
     assert tree.root.id in collapsed or tree.root.is_leaf
-
-
-def _ancestors(tree, node):
-    parent = {c.id: n.id for n in tree.root.walk() for c in n.children}
-    found, at = [], node.id
-    while at in parent:
-        at = parent[at]
-        found.append(at)
-    return found
 
 
 @pytest.mark.parametrize("name, algorithm, risk", [("iris", "cart", "impurity"), ("iris", "cart", "error"),
@@ -343,6 +342,7 @@ def test_the_compiled_weakest_link_sequence_follows_the_definition(name, algorit
     sequence = pruning.weakest_links(tree, risk)
     assert sequence
     _links_by_definition(tree, sequence, risk)
+
 
 # --- (d) reduced-error pruning and validation pre-pruning, by hand --------------------------------------
 #
