@@ -462,6 +462,7 @@ def main() -> None:
 
 def route() -> None:
     st.set_page_config(page_title="dtlearn: decision trees, step by step", page_icon="🌳", layout="wide")
+    common.kernels_warming()
     pages = app_pages()
     page = st.navigation(list(pages.values()))
     names = {p.url_path: name for name, p in pages.items()}

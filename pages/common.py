@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import logging
 import re
 import threading
 import time
@@ -22,6 +23,7 @@ from dtlearn import derivation
 from dtlearn.data import Dataset, label
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
+from dtlearn.warmup import warm_up
 from pages import memory, store
 
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
@@ -184,6 +186,22 @@ def is_arff(content: bytes) -> bool:
         if text and not text.startswith(b"%"):
             return text.startswith(b"@relation")
     return False
+
+
+@st.cache_resource(show_spinner=False)
+def kernels_warming() -> threading.Thread:
+    """Once per server, on its first visit: the compiled kernels loaded in the background
+    (`dtlearn.warmup`), so that the first cross-validation or pruning does not wait for them."""
+    thread = threading.Thread(target=_warm_up, name="dtlearn-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm_up() -> None:
+    try:
+        warm_up()
+    except Exception:  # pragma: no cover - a page compiles what it needs itself
+        logging.getLogger(__name__).exception("Loading the compiled kernels in advance failed.")
 
 
 @st.cache_resource(show_spinner=False)

@@ -232,6 +232,12 @@ class _Walk:
                 self.own += size(object())  # the frame's own header; its blocks are the columns
             elif isinstance(item, pd.Index):
                 self.own += int(item.memory_usage(deep=False))
+            elif isinstance(item, dtlearn.Tree) and "root" in vars(item) and item.n_nodes > LONG:
+                # a built tree's nodes hang from its root, a chain of children per level: walked
+                # one by one, 40,000 nodes took 0.7 s on every store. Weighed as a long list is.
+                self.own += size(item) + size(vars(item))
+                self._sampled(list(item.nodes()))
+                stack.extend(vars(item).values())
             else:
                 self.own += size(item)
                 fields = getattr(item, "__dict__", None)

@@ -188,3 +188,24 @@ def test_sessions_asking_at_once_share_one_computation():
     for t in threads:
         t.join()
     assert calls == [1] and results == ["tree"] * 8
+
+
+def test_a_built_trees_nodes_are_weighed_from_a_sample_close_to_their_exact_weight(monkeypatch):
+    # A tree whose nodes are built hangs them from its root, a chain of children per level: the
+    # walk met them one by one (a 20,000-level chain's 40,000 nodes: 0.7 s on every store). Its
+    # nodes are weighed from a sample as a long sequence is, close to the exact walk (every
+    # sequence walked whole: LONG out of reach) and walking a fraction of the objects.
+    from pages import store
+
+    x = np.arange(3_000.0)
+    tree = dtlearn.fit(dtlearn.Dataset(pd.DataFrame({"x": x, "y": np.where(x % 2 == 0, "a", "b")}), "y"), "cart")
+    assert tree.n_nodes > store.LONG  # (n_nodes builds the nodes)
+    walked = []
+    counting = sys.getsizeof
+    monkeypatch.setattr(sys, "getsizeof", lambda item: walked.append(1) or counting(item))
+    sampled, sampled_objects = footprint(tree), len(walked)
+    walked.clear()
+    monkeypatch.setattr(store, "LONG", 10**9)
+    exact, exact_objects = footprint(tree), len(walked)
+    assert abs(sampled - exact) < 0.1 * exact
+    assert sampled_objects < exact_objects / 4
