@@ -9,9 +9,11 @@ them). Python's recursion limit is lowered while the app runs, so that any recur
 fails. Timings on a shared machine are noisy: read them as orders of magnitude.
 
 The reference, in the same process: the same actions on iris (a tree of a few dozen nodes),
-so that the ratio says what the depth costs.
+so that the ratio says what the depth costs. With --run 2 the classes come in runs of two rows
+(40,000 rows for 20,000 levels): pessimistic pruning, opened last, keeps the whole chain, which
+the Tree and Partitions pages then show pruned.
 
-    uv run python benchmarks/bench_depth.py [--depth 20000] [--no-reference]
+    uv run python benchmarks/bench_depth.py [--depth 20000] [--run 1] [--no-reference]
 """
 
 from __future__ import annotations
@@ -29,16 +31,19 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 LIMIT = 2.0  # seconds per action
-METHODS = ("reduced_error", "validation_prepruning", "pessimistic", "cost_complexity")
+METHODS = ("reduced_error", "validation_prepruning", "cost_complexity", "pessimistic")  # the last is drawn
 
 
-def chain_csv(depth: int) -> bytes:
-    """The chain as a CSV: x = 0..depth-1, y alternating a / b, and x2 = 100 sqrt(x) rounded to 3
-    decimals (a second number for the Partitions page's plane). x2 is in x's order, so its cuts
-    only tie with x's and x, first, wins each tie: the tree is depth - 1 levels deep. (An x2 in
-    another order gives cuts that peel off several rows: 20,000 rows made 8,574 levels.)"""
-    x = np.arange(depth)
-    frame = pd.DataFrame({"x": x, "x2": np.round(np.sqrt(x) * 100, 3), "y": np.where(x % 2 == 0, "a", "b")})
+def chain_csv(depth: int, run: int = 1) -> bytes:
+    """The chain as a CSV: x = 0..depth*run-1, y a / b in runs of `run` rows, and x2 = 100 sqrt(x)
+    rounded to 3 decimals (a second number for the Partitions page's plane). x2 is in x's order,
+    so its cuts only tie with x's and x, first, wins each tie: the tree is depth - 1 levels deep.
+    (An x2 in another order gives cuts that peel off several rows: 20,000 rows made 8,574 levels.)
+    With run 1 every pruning method collapses the chain; with run 2 (leaves of two rows)
+    pessimistic pruning keeps it whole, so a 20,000-level pruned tree is drawn and partitioned."""
+    x = np.arange(depth * run)
+    frame = pd.DataFrame({"x": x, "x2": np.round(np.sqrt(x) * 100, 3),
+                          "y": np.where((x // run) % 2 == 0, "a", "b")})
     return frame.to_csv(index=False).encode()
 
 
@@ -130,7 +135,7 @@ def run(label: str, upload: bytes | None, middle: int, params: dict) -> dict[str
     return app.times
 
 
-def peer_fits(depth: int) -> tuple[float, float]:
+def peer_fits(depth: int, run: int) -> tuple[float, float]:
     """Seconds to grow the chain with dtlearn (CART, in the library) and with scikit-learn's
     DecisionTreeClassifier (its C code), in this process: what a page that grows new trees on
     the chain (pruning's training part, cross-validation's folds) cannot go below. Every cut of
@@ -138,7 +143,7 @@ def peer_fits(depth: int) -> tuple[float, float]:
     import dtlearn
     from sklearn.tree import DecisionTreeClassifier
 
-    frame = pd.read_csv(io.BytesIO(chain_csv(depth)))
+    frame = pd.read_csv(io.BytesIO(chain_csv(depth, run)))
     start = time.perf_counter()
     dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart")
     ours = time.perf_counter() - start
@@ -150,6 +155,7 @@ def peer_fits(depth: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=20_000)
+    parser.add_argument("--run", type=int, default=1, help="rows per run of one class (2: a chain pruning keeps)")
     parser.add_argument("--no-reference", action="store_true")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -161,10 +167,11 @@ def main() -> None:
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(600)  # far below 20,000 levels, above Streamlit's own frames
     try:
-        chain = run("chain", chain_csv(args.depth), args.depth // 2, {})
+        chain = run("chain", chain_csv(args.depth, args.run), args.depth // 2, {})
     finally:
         sys.setrecursionlimit(old)
-    print(f"chain of {args.depth} rows ({args.depth - 1} levels), CART; seconds per action (AppTest rerun)")
+    print(f"chain of {args.depth * args.run} rows ({args.depth - 1} levels, classes in runs of {args.run}), CART; "
+          "seconds per action (AppTest rerun)")
     print(f"{'action':42} {'chain':>8} {'iris':>7} {'ratio':>7}")
     slow = []
     for name, seconds in chain.items():
@@ -175,7 +182,7 @@ def main() -> None:
             slow.append(name)
         print(f"{name:42} {seconds:8.2f} {ref if ref is not None else float('nan'):7.2f} {ratio}{flag}")
     print(f"target: every action under {LIMIT:.0f} s; over it (or failed): {', '.join(slow) or 'none'}")
-    ours, sklearn = peer_fits(args.depth)
+    ours, sklearn = peer_fits(args.depth, args.run)
     print(f"growing the chain anew (the floor of an action that grows new trees on it): dtlearn {ours:.1f} s, "
           f"scikit-learn {sklearn:.1f} s (ratio {ours / sklearn:.2f})")
 

@@ -83,21 +83,9 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
     data = tree.data
     errors = np.zeros((k, len(probes)))
     for f, held_out in enumerate(fold_indices(data, k, seed)):
-        train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
-        test = subset(data, held_out)
-        grown = fit_with(train, resolve_task(tree.settings, train))
-        sequence = pruning.weakest_links(grown, risk)  # once per fold; each probe takes a prefix
-        exceeds = np.array([link.alpha for link in sequence])[None, :] > probes[:, None] + 1e-12
-        first = exceeds.argmax(axis=1) if sequence else 0  # no link (a single leaf): nothing to take
-        prefix = np.where(exceeds.any(axis=1), first, len(sequence))  # as prunes_up_to stops
-        losses = _prefix_losses(grown, sequence, test)
-        for j, a in enumerate(probes):
-            if losses is not None:
-                errors[f, j] = losses[prefix[j]]
-                continue
-            budget.check_time(budget.REPEATED)
-            pruned = pruning.with_steps(grown, pruning.prunes_up_to(grown, sequence, float(a)), {})
-            errors[f, j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
+        with budget.part(f, k, "fold"):
+            errors[f] = _fold_errors(tree, subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out)),
+                                     subset(data, held_out), probes, risk)
     mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
     best = int(np.flatnonzero(mean <= mean.min() + 1e-12).max())  # ties: the simpler tree (larger alpha)
     within = np.flatnonzero(mean <= mean[best] + se[best])
@@ -108,15 +96,35 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
     return table
 
 
+def _fold_errors(tree: Tree, train: Dataset, test: Dataset, probes: np.ndarray, risk: str) -> np.ndarray:
+    """One fold of `cost_complexity_cv`: the error on `test` of the tree grown on `train`, pruned
+    at each probe alpha."""
+    grown = fit_with(train, resolve_task(tree.settings, train))
+    sequence = pruning.weakest_links(grown, risk)  # once per fold; each probe takes a prefix
+    exceeds = np.array([link.alpha for link in sequence])[None, :] > probes[:, None] + 1e-12
+    first = exceeds.argmax(axis=1) if sequence else 0  # no link (a single leaf): nothing to take
+    prefix = np.where(exceeds.any(axis=1), first, len(sequence))  # as prunes_up_to stops
+    losses = _prefix_losses(grown, sequence, test)
+    if losses is not None:
+        return losses[prefix]
+    errors = np.zeros(len(probes))
+    for j, a in enumerate(probes):
+        budget.check_time(budget.REPEATED)
+        pruned = pruning.with_steps(grown, pruning.prunes_up_to(grown, sequence, float(a)), {})
+        errors[j] = mean_squared_error(pruned, test) if tree.is_regression else 1 - accuracy(pruned, test)
+    return errors
+
+
 def cross_validate(data: Dataset, algorithm: str = "cart", k: int = 5, seed: int = 0, **settings) -> CrossValidation:
     """Stratified k-fold cross-validation of `fit(data, algorithm, **settings)`."""
     scores = []
-    for held_out in fold_indices(data, k, seed):
+    for f, held_out in enumerate(fold_indices(data, k, seed)):
         budget.check_time(budget.REPEATED)
-        train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
-        tree = fit(train, algorithm, **settings)
-        scorer = mean_squared_error if tree.is_regression else accuracy
-        scores.append(scorer(tree, subset(data, held_out)))
+        with budget.part(f, k, "fold"):
+            train = subset(data, np.setdiff1d(np.arange(len(data.frame)), held_out))
+            tree = fit(train, algorithm, **settings)
+            scorer = mean_squared_error if tree.is_regression else accuracy
+            scores.append(scorer(tree, subset(data, held_out)))
     return CrossValidation(tuple(scores))
 
 

@@ -93,6 +93,28 @@ def share(parts: int):
         _current.reset(token)
 
 
+@contextmanager
+def part(index: int, count: int, name: str):
+    """The enclosed work reports as part `index` (from 0) of `count` alike (a fold of a
+    cross-validation): its progress scaled into the whole's, its detail led by "fold 2 of 5".
+    Five folds each growing a tree showed one bar filling five times, never saying why."""
+    context = _current.get()
+    if context is None or context.report is None:
+        yield
+        return
+    outer = context.report
+
+    def report(stage: str, done: float | None, detail: str) -> None:
+        whole = (index + min(max(done or 0.0, 0.0), 1.0)) / count
+        outer(stage, whole, f"{name} {index + 1} of {count}" + (f", {detail}" if detail else ""))
+
+    token = _current.set(_Context(context.budget, context.deadline, report, context.seconds))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
 def current() -> Budget | None:
     context = _current.get()
     return context.budget if context else None

@@ -87,6 +87,26 @@ def test_progress_reports_encoding_then_growing_up_to_every_row_settled():
     assert budget.current() is None  # the context ends with the block
 
 
+@pytest.mark.parametrize("run", ["cost_complexity_cv", "cross_validate"])
+def test_cross_validation_reports_each_fold_as_a_part_of_one_bar(run):
+    # Each fold grows a tree, whose progress goes 0 -> 1: without parts the bar filled five
+    # times over. As parts, fold f's progress p is (f + p) / k and its detail names the fold.
+    seen = []
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    with budget.within(budget.Budget(), report=lambda stage, done, detail: seen.append((stage, done, detail))):
+        if run == "cost_complexity_cv":
+            api.cost_complexity_cv(tree, k=3)
+        else:
+            api.cross_validate(dtlearn.load_dataset("iris"), "cart", k=3)
+    growing = [(done, detail) for stage, done, detail in seen if stage == "growing"]
+    for f in range(3):
+        of_fold = [done for done, detail in growing if detail.startswith(f"fold {f + 1} of 3, ")]
+        assert of_fold and all(f / 3 <= done <= (f + 1) / 3 for done in of_fold)
+        assert of_fold[-1] == (f + 1) / 3  # the fold's tree grown: its third of the bar filled
+    assert [done for done, _ in growing] == sorted(done for done, _ in growing)
+    assert all(detail.startswith("fold ") for _, _, detail in seen)  # encoding and recording too
+
+
 def test_budgets_nest_and_restore():
     outer, inner = budget.Budget(nodes=10), budget.Budget(nodes=20)
     with budget.within(outer):
