@@ -24,7 +24,7 @@ from dtlearn.data import Dataset, label
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.warmup import warm_up
-from pages import memory, store
+from pages import jobs, memory, store
 
 UPLOAD = "__upload__"  # the dataset menu's entry for a file of one's own
 MAX_UPLOAD_MB = 100  # as .streamlit/config.toml's server.maxUploadSize, which Streamlit enforces first
@@ -132,35 +132,37 @@ memory.give_back_freed_memory()  # once per server process: this module is impor
 
 
 def computed(what: str | None, key: tuple, compute, eager: bool = False):
-    """`compute()` under the app's BUDGET, kept in the STORE under `key`. While it runs, a
-    progress bar shows `what` and dtlearn's stages (from 0.5 s on, or at once when `eager`);
-    a refusal (DataError) is kept and raised again for the same key."""
-    def run():
-        with _progress(what, eager) as report, dtlearn.budget.within(BUDGET, report):
+    """`compute()` under the app's BUDGET, kept in the STORE under `key`, computed in a thread of
+    its own (`jobs`: a click that stops this run does not stop it). While it runs, a progress bar
+    shows `what` and dtlearn's stages (from 0.5 s on, or at once when `eager`); a refusal
+    (DataError) is kept and raised again for the same key."""
+    def within_budget(report=None):
+        with dtlearn.budget.within(BUDGET, report):
             return compute()
-    return STORE.get(key, run)
+
+    if key in STORE:  # stored: no thread to start
+        return STORE.get(key, within_budget)
+    return jobs.result(key, lambda report: STORE.get(key, lambda: within_budget(report)),
+                       lambda job: _show_progress(job, what, eager))
 
 
-@contextmanager
-def _progress(what: str | None, eager: bool):
-    started, bar, last = time.monotonic(), None, 0.0
-
-    def report(stage: str, done: float | None, detail: str) -> None:
-        nonlocal bar, last
-        now = time.monotonic()
-        if what is None or (now - started < 0.5 and not eager) or now - last < 0.25:
-            return
-        last = now
-        said = detail if stage.lower() in what.lower() else f"{stage.capitalize()}{': ' + detail if detail else ''}"
-        text = md(f"{what} {said}")  # "Growing the tree… 38,447 nodes so far", "… Encoding: 600,000 rows"
-        value = int(100 * min(max(done or 0.0, 0.0), 1.0))
-        if bar is None:
-            bar = st.progress(value, text=text)
-        else:
-            bar.progress(value, text=text)
-
+def _show_progress(job: jobs.Job, what: str | None, eager: bool) -> None:
+    """Until `job` is done: its last report in a progress bar, from 0.5 s on (at once when `eager`)."""
+    started, bar, shown = time.monotonic(), None, None
     try:
-        yield report
+        while not job.done.wait(0.1):
+            if what is None or (time.monotonic() - started < 0.5 and not eager) or job.progress in (None, shown):
+                continue
+            shown = job.progress
+            stage, done, detail = shown
+            said = detail if stage.lower() in what.lower() else f"{stage.capitalize()}{': ' + detail if detail else ''}"
+            text = md(f"{what} {said}")  # "Growing the tree… 38,447 nodes so far", "… Encoding: 600,000 rows"
+            value = int(100 * min(max(done or 0.0, 0.0), 1.0))
+            if bar is None:
+                bar = st.progress(value, text=text)
+            else:
+                bar.progress(value, text=text)
+            job.done.wait(0.25)  # a new text at most four times a second
     finally:
         if bar is not None:
             bar.empty()
@@ -268,7 +270,11 @@ def inferred_kinds(source: str, target: str) -> dict:
 
 def grown(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple) -> dtlearn.Tree:
     """The tree grown on all rows of the prepared data (one store entry for every page that asks)."""
-    data = prepared(source, target, kinds)
+    return grown_from(prepared(source, target, kinds), source, target, kinds, algorithm, settings)
+
+
+def grown_from(data: Dataset, source: str, target: str, kinds: tuple, algorithm: str, settings: tuple) -> dtlearn.Tree:
+    """`grown`, `data` being `prepared(source, target, kinds)` already (a job reads no session state)."""
     return computed("Growing the tree…", ("grown", source, target, kinds, algorithm, settings),
                     lambda: dtlearn.fit(data, algorithm, **dict(settings)))
 
@@ -295,8 +301,10 @@ def _by_hand(source: str, target: str, kinds: tuple, algorithm: str, settings: t
     when `held_out` (75 / 25, stratified, seed 0: dtlearn.train_test_split)."""
     from dtlearn import by_hand
 
+    all_rows = prepared(source, target, kinds)  # here: a job reads no session state
+
     def grow_both() -> tuple:
-        data, test = prepared(source, target, kinds), None
+        data, test = all_rows, None
         if held_out:
             data, test = dtlearn.train_test_split(data, 0.25, seed=0)
         base = dtlearn.fit(data, algorithm, **dict(settings))

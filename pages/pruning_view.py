@@ -72,7 +72,7 @@ def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tu
     grow_settings = tuple((k, v) for k, v in settings if k != "prune")
 
     def stored() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
-        return common.grown(source, target, kinds, algorithm, grow_settings)
+        return common.grown_from(data, source, target, kinds, algorithm, grow_settings)
 
     return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
                            lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,

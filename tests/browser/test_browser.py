@@ -6,6 +6,7 @@ Run against `streamlit run app.py` (conftest.py) with Debian's chromium; skipped
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,30 @@ def test_an_upload_through_the_real_file_input_is_used(page, app_url, ui, tmp_pa
     assert_no_error_box(page, ui)
     nav(page, "Step through")
     check_drawn(page, ui, "GRAPH")
+
+
+def test_a_click_while_the_bar_fills_does_not_start_the_computation_again(page, app_url, ui, tmp_path):
+    # Streamlit stops a running script at the user's click. The Pruning page's cross-validation
+    # (five folds, each growing a chain of thousands of levels: seconds) ran in the script's
+    # thread and started again from fold 1 after every click (pages/jobs.py). Clicked while the
+    # bar says fold 2, the rerun's bar goes on from there.
+    rows = "\n".join(f"{x},{'ab'[x % 2]}" for x in range(12_000))
+    page.goto(app_url + "/?dataset=tennis&algo=cart&page=data")
+    ui.settle(page, ui.PLOT)
+    _upload(page, tmp_path, "chain.csv", "x,y\n" + rows + "\n")
+    page.get_by_text("Data: chain.csv").wait_for(timeout=60_000)
+    ui.settle(page, timeout=60_000)
+    nav(page, "Pruning")
+    bar = page.get_by_test_id("stProgress").first
+    bar.get_by_text(re.compile("fold 2 of 5")).wait_for(timeout=120_000)
+    before = bar.inner_text()
+    page.get_by_test_id("stSidebar").locator("button", has_text=re.compile("^4$")).first.click()  # a rerun
+    page.wait_for_function("text => { const bar = document.querySelector('[data-testid=\"stProgress\"]');"
+                           " return bar && bar.innerText !== text; }", arg=before, timeout=60_000)
+    after = bar.inner_text()
+    assert "fold 1 of 5" not in after, (before, after)
+    page.get_by_role("heading", name="Step through the pruning").wait_for(timeout=120_000)
+    assert_no_error_box(page, ui)
 
 
 def test_a_bad_upload_shows_its_error_and_keeps_the_dataset(page, app_url, ui, tmp_path):

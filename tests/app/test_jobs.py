@@ -1,0 +1,64 @@
+"""Computations run as jobs (pages/jobs.py): a script run that Streamlit stops (the user clicked
+while the bar was filling) leaves its computation running, and the next run takes it over."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+import dtlearn
+from pages import common, jobs
+
+
+class Stopped(Exception):
+    """As Streamlit stops a script at its next element (a RerunException)."""
+
+
+def _stopped(job, what, eager):
+    raise Stopped
+
+
+def test_a_stopped_run_leaves_its_computation_running_and_the_next_run_takes_it_over(monkeypatch):
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def compute():
+        calls.append(threading.current_thread().name)
+        started.set()
+        release.wait(10)
+        return "the tree"
+
+    key = ("test", uuid.uuid4().hex)
+    monkeypatch.setattr(common, "_show_progress", _stopped)
+    with pytest.raises(Stopped):  # the script stops while the computation runs
+        common.computed("Growing the tree…", key, compute)
+    assert started.wait(5) and jobs.running() >= 1 and key not in common.STORE
+    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: release.set())
+    assert common.computed("Growing the tree…", key, compute) == "the tree"  # the next run waits for it
+    assert calls == ["dtlearn-job"] and key in common.STORE  # computed once, in a thread of its own
+    assert common.computed("Growing the tree…", key, compute) == "the tree" and len(calls) == 1
+
+
+def test_a_refusal_reaches_every_asker_as_a_data_error_of_its_own():
+    def refuse():
+        raise dtlearn.budget.TooCostly("This tree would have 9 nodes or more, past the 5 allowed here.")
+
+    key = ("test", uuid.uuid4().hex)
+    with pytest.raises(dtlearn.budget.TooCostly, match="past the 5 allowed") as first:
+        common.computed(None, key, refuse)
+    with pytest.raises(dtlearn.budget.TooCostly) as second:
+        common.computed(None, key, refuse)  # kept: raised again, not computed again
+    assert first.value is not second.value
+
+
+def test_a_job_asked_for_inside_a_job_is_computed_in_its_thread_under_the_budget():
+    inner_key, outer_key = ("test", uuid.uuid4().hex), ("test", uuid.uuid4().hex)
+    seen = []
+
+    def inner():
+        seen.append((threading.current_thread().name, dtlearn.budget.current()))
+        return 2
+
+    value = common.computed(None, outer_key, lambda: common.computed(None, inner_key, inner) + 1)
+    assert value == 3 and seen == [("dtlearn-job", common.BUDGET)]
