@@ -190,16 +190,22 @@ def is_arff(content: bytes) -> bool:
     return False
 
 
+WARM_UP_AFTER = 10  # seconds after the first visit: its own page compiles what it needs first
+
+
 @st.cache_resource(show_spinner=False)
 def kernels_warming() -> threading.Thread:
-    """Once per server, on its first visit: the compiled kernels loaded in the background
-    (`dtlearn.warmup`), so that the first cross-validation or pruning does not wait for them."""
+    """Once per server, soon after its first visit: the compiled kernels loaded in the background
+    (`dtlearn.warmup`), so that the first cross-validation or pruning does not wait for them.
+    Not at once: a class opening the link together keeps the two cores for its first pages
+    (cached, the warm-up is 1.3 s of work; compiling, 19 s)."""
     thread = threading.Thread(target=_warm_up, name="dtlearn-warm-up", daemon=True)
     thread.start()
     return thread
 
 
 def _warm_up() -> None:
+    time.sleep(WARM_UP_AFTER)
     try:
         warm_up()
     except Exception:  # pragma: no cover - a page compiles what it needs itself
