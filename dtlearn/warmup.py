@@ -4,8 +4,9 @@ numba compiles a kernel on its first call and keeps the machine code in `dtlearn
 On a machine's first run that costs about 7 s before the first tree and 6 s more before the first
 cross-validation; later runs load the cached code in about 1.5 s. `warm_up` runs the library's
 usual paths once on tiny bundled tables (the kernels take the types they will meet: numeric and
-categorical attributes, missing values, regression), so that the app can start it in the
-background when a server starts and its first visitors do not wait for the compiler.
+categorical attributes, missing values, regression), so that the app can run it in the
+background soon after a server's first visit, and the pages its visitors open next do not wait
+for the compiler.
 """
 
 from __future__ import annotations
