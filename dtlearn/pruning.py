@@ -434,29 +434,21 @@ class _Training:
         leaf_rank = rank[leaf_of]
         rows = np.argsort(leaf_rank, kind="stable")  # within a leaf, ascending rows (as `assign`)
         weights = np.ones(n)
+        by_class = np.zeros((len(leaves), self.k))
+        np.add.at(by_class, (leaf_rank, self.encoded.y), 1.0)
         ends = np.cumsum(np.bincount(leaf_rank, minlength=len(leaves)))
-        first_leaf = {work.id: i for i, work in enumerate(leaves)}
-        last_leaf = dict(first_leaf)
-        for work in reversed(order):  # children before parents: each node's leaves, a run of ranks
+        span: dict[int, tuple[int, int]] = {}
+        for i, work in enumerate(leaves):
+            span[work.id] = (int(ends[i - 1]) if i else 0, int(ends[i]))
+            work.counts = by_class[i]
+        for work in reversed(order):  # children before parents
             if not work.is_leaf:
-                first_leaf[work.id] = first_leaf[work.children[0].id]
-                last_leaf[work.id] = last_leaf[work.children[-1].id]
-        first = np.array([first_leaf[work.id] for work in order])
-        last = np.array([last_leaf[work.id] for work in order])
-        start, end = np.where(first > 0, ends[first - 1], 0), ends[last]
-        # a node's class counts: its slice of the rows, from running counts (whole numbers: exact,
-        # as the sum of its children's)
-        running = np.zeros((n + 1, self.k))
-        running[1:] = np.cumsum(self.encoded.y[rows][:, None] == np.arange(self.k), axis=0)
-        counts = running[end] - running[start]
-        index = {work.id: i for i, work in enumerate(order)}
-        for i, work in enumerate(order):
-            work.counts = counts[i]
-            work.rows, work.weights = rows[start[i]:end[i]], weights[start[i]:end[i]]
-            if not work.is_leaf:
-                known = counts[[index[child.id] for child in work.children]].sum(axis=1)
-                total = known.sum()
-                work.fractions = tuple(known / total) if total > 0 else work.fractions
+                span[work.id] = (span[work.children[0].id][0], span[work.children[-1].id][1])
+                work.counts = sum(child.counts for child in work.children)
+                known = np.array([float(child.counts.sum()) for child in work.children])
+                work.fractions = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
+            a, b = span[work.id]
+            work.rows, work.weights = rows[a:b], weights[a:b]
 
     def assign(self, work: _Work, rows: np.ndarray, weights: np.ndarray) -> None:
         """Sort rows down a subtree, recording each node's rows and its shares."""
