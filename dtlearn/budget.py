@@ -47,26 +47,34 @@ class TooCostly(DataError):
     """The computation would pass its budget; the message says what would make it cheaper."""
 
 
+class Cancelled(Exception):
+    """The caller no longer wants the result (its `cancelled()` said so): not the data's fault,
+    so not a DataError, and not kept as a refusal."""
+
+
 @dataclass(eq=False)
 class _Context:
     budget: Budget
     deadline: float
     report: object  # callable(stage: str, done: float | None, detail: str) or None
     seconds: float | None = None  # what this block was allowed (a share: less than the budget's)
+    cancelled: object = None  # callable() -> bool, or None
 
 
 _current: ContextVar[_Context | None] = ContextVar("dtlearn_budget", default=None)
 
 
 @contextmanager
-def within(budget: Budget, report=None):
+def within(budget: Budget, report=None, cancelled=None):
     """Run the enclosed computation under `budget` (its clock starts now), reporting progress to
-    `report(stage, done, detail)` (done: a fraction, or None when unknown).
+    `report(stage, done, detail)` (done: a fraction, or None when unknown). Where the loops check
+    the time they also ask `cancelled()`, and stop with `Cancelled` when it says True (the app:
+    nobody waits for the result any more).
 
     The clock is the thread's processor time, not the wall's: a server busy with thirty
     sessions makes every computation wait, and waiting is not the computation's cost."""
     deadline = time.thread_time() + budget.seconds if budget.seconds is not None else float("inf")
-    token = _current.set(_Context(budget, deadline, report, budget.seconds))
+    token = _current.set(_Context(budget, deadline, report, budget.seconds, cancelled))
     try:
         yield
     finally:
@@ -86,7 +94,7 @@ def share(parts: int):
         return
     now = time.thread_time()
     allowed = max(context.deadline - now, 0.0) / max(parts, 1)  # the last part: all that is left
-    token = _current.set(_Context(context.budget, now + allowed, context.report, allowed))
+    token = _current.set(_Context(context.budget, now + allowed, context.report, allowed, context.cancelled))
     try:
         yield
     finally:
@@ -108,7 +116,7 @@ def part(index: int, count: int, name: str):
         whole = (index + min(max(done or 0.0, 0.0), 1.0)) / count
         outer(stage, whole, f"{name} {index + 1} of {count}" + (f", {detail}" if detail else ""))
 
-    token = _current.set(_Context(context.budget, context.deadline, report, context.seconds))
+    token = _current.set(_Context(context.budget, context.deadline, report, context.seconds, context.cancelled))
     try:
         yield
     finally:
@@ -121,8 +129,11 @@ def current() -> Budget | None:
 
 
 def check_time(advice: str = GROWING) -> None:
-    """Raise TooCostly when the computation has run past its time limit."""
+    """Raise TooCostly when the computation has run past its time limit (Cancelled when its
+    caller no longer wants it)."""
     context = _current.get()
+    if context is not None and context.cancelled is not None and context.cancelled():
+        raise Cancelled("Nobody waits for this result any more.")
     if context is not None and time.thread_time() > context.deadline:
         raise TooCostly(f"This needs more than the {_seconds(context.seconds)} of computing allowed here "
                         f"for one result. {advice}.")

@@ -133,16 +133,16 @@ memory.give_back_freed_memory()  # once per server process: this module is impor
 
 def computed(what: str | None, key: tuple, compute, eager: bool = False):
     """`compute()` under the app's BUDGET, kept in the STORE under `key`, computed in a thread of
-    its own (`jobs`: a click that stops this run does not stop it). While it runs, a progress bar
-    shows `what` and dtlearn's stages (from 0.5 s on, or at once when `eager`); a refusal
-    (DataError) is kept and raised again for the same key."""
-    def within_budget(report=None):
-        with dtlearn.budget.within(BUDGET, report):
+    its own (`jobs`: a click that stops this run does not stop it; leaving it for good does).
+    While it runs, a progress bar shows `what` and dtlearn's stages (from 0.5 s on, or at once
+    when `eager`); a refusal (DataError) is kept and raised again for the same key."""
+    def within_budget(job=None):
+        with dtlearn.budget.within(BUDGET, job and job.report, job and job.abandoned):
             return compute()
 
     if key in STORE:  # stored: no thread to start
         return STORE.get(key, within_budget)
-    return jobs.result(key, lambda report: STORE.get(key, lambda: within_budget(report)),
+    return jobs.result(key, lambda job: STORE.get(key, lambda: within_budget(job)),
                        lambda job: _show_progress(job, what, eager))
 
 

@@ -69,6 +69,25 @@ def test_time_runs_out_between_levels_and_folds():
     budget.check_time()  # outside: no budget, never refused
 
 
+def test_a_caller_that_cancels_stops_the_growth_at_its_next_check_and_nothing_is_refused():
+    data = dtlearn.load_dataset("iris")
+    asked = []
+
+    def cancelled() -> bool:  # wanted for the root's level and the next, then no more
+        asked.append(True)
+        return len(asked) > 2
+
+    with budget.within(budget.Budget(), cancelled=cancelled):
+        with pytest.raises(budget.Cancelled) as stopped:
+            dtlearn.fit(data, "cart")
+    assert len(asked) == 3 and not isinstance(stopped.value, dtlearn.DataError)  # not the data's fault
+    with budget.within(budget.Budget(), cancelled=lambda: False):  # wanted: grown as always
+        assert dtlearn.fit(data, "cart").n_nodes == dtlearn.fit(data, "cart").n_nodes
+    with budget.within(budget.Budget(), cancelled=lambda: True), budget.share(2), budget.part(0, 2, "fold"):
+        with pytest.raises(budget.Cancelled):  # shares and parts keep their caller's wish
+            budget.check_time()
+
+
 def test_zaki_s_subset_search_is_refused_as_too_costly():
     frame = pd.DataFrame({"c": [f"v{i}" for i in range(800)], "y": ["a", "b"] * 400})
     with pytest.raises(dtlearn.TooCostly, match="Largest value set"):

@@ -4,6 +4,7 @@ while the bar was filling) leaves its computation running, and the next run take
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 
 import pytest
@@ -62,3 +63,58 @@ def test_a_job_asked_for_inside_a_job_is_computed_in_its_thread_under_the_budget
 
     value = common.computed(None, outer_key, lambda: common.computed(None, inner_key, inner) + 1)
     assert value == 3 and seen == [("dtlearn-job", common.BUDGET)]
+
+
+def _asked_then_left(key, compute, monkeypatch):
+    """Ask for `key` and stop waiting at once (Stop, or a click to another page): its job."""
+    seen = []
+
+    def leave(job, what, eager):
+        seen.append(job)
+        raise Stopped
+
+    monkeypatch.setattr(common, "_show_progress", leave)
+    with pytest.raises(Stopped):
+        common.computed("Growing the tree…", key, compute)
+    return seen[0]
+
+
+def _looping(calls, ended, seconds=10.0):
+    """A computation checking its budget every 10 ms for `seconds`; how it ended in `ended`."""
+    def compute():
+        calls.append(1)
+        start = time.monotonic()
+        try:
+            while time.monotonic() - start < seconds:
+                dtlearn.budget.check_time()
+                time.sleep(0.01)
+        except dtlearn.budget.Cancelled:
+            ended.append("cancelled")
+            raise
+        ended.append("finished")
+        return "the tree"
+    return compute
+
+
+def test_a_job_nobody_waits_for_is_cancelled_and_a_later_asker_gets_it_computed_anew(monkeypatch):
+    monkeypatch.setattr(jobs, "ABANDONED_AFTER", 0.2)
+    calls, ended = [], []
+    key = ("test", uuid.uuid4().hex)
+    job = _asked_then_left(key, _looping(calls, ended), monkeypatch)
+    assert job.done.wait(5)  # long before its 10 s: nobody asked again within 0.2 s
+    assert ended == ["cancelled"] and key not in common.STORE  # a cancellation is not kept as a refusal
+    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: None)
+    assert common.computed("Growing the tree…", key, _looping(calls, ended, seconds=0.1)) == "the tree"
+    assert len(calls) == 2 and ended == ["cancelled", "finished"]
+
+
+def test_a_job_asked_for_again_within_the_grace_runs_on_to_its_end(monkeypatch):
+    monkeypatch.setattr(jobs, "ABANDONED_AFTER", 0.3)
+    calls, ended = [], []
+    key = ("test", uuid.uuid4().hex)
+    compute = _looping(calls, ended, seconds=1.0)
+    job = _asked_then_left(key, compute, monkeypatch)
+    time.sleep(0.1)  # the rerun after a click asks again
+    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: None)
+    assert common.computed("Growing the tree…", key, compute) == "the tree"
+    assert job.done.is_set() and calls == [1] and ended == ["finished"]  # waited for 1 s: more than the grace
