@@ -54,8 +54,7 @@ def start_server(app_dir: Path = APP_DIR, log=None) -> tuple[subprocess.Popen, s
     output goes to `log` (a file) when given (benchmarks/bench_load.py keeps it)."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+               "--server.address", "127.0.0.1", "--server.port", str(port)]  # the rest: .streamlit/config.toml
     process = subprocess.Popen(command, cwd=app_dir, stdout=subprocess.PIPE if log is None else log,
                                stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
