@@ -53,12 +53,15 @@ class _Measures:
 
 
 def threshold_correction(n_cuts, n_total):
-    """C4.5 release 8 / J48: log2(number of candidate cuts) / N (Quinlan 1996), N the node's weight.
+    """C4.5 release 8 / J48: log2(number of candidate cuts) / N (Quinlan 1996), N the node's weight;
+    0 at a node of no weight (C4.5's leaf for a value no row has: no cut to correct for).
 
-    >>> float(threshold_correction(4, 8))
-    0.25
+    >>> float(threshold_correction(4, 8)), float(threshold_correction(0, 0))
+    (0.25, 0.0)
     """
-    return np.log2(np.maximum(np.asarray(n_cuts, dtype=float), 1.0)) / n_total
+    cuts = np.log2(np.maximum(np.asarray(n_cuts, dtype=float), 1.0))
+    total = np.asarray(n_total, dtype=float)
+    return np.divide(cuts, total, out=np.zeros(np.broadcast(cuts, total).shape), where=total > 0)
 
 
 class SplitStats(_Measures):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import math
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -550,3 +551,17 @@ def test_split_table_rejects_non_datasets_and_bad_settings(tennis):
         dtlearn.split_table(tennis, "c50")
     with pytest.raises(ValueError, match="Unknown setting 'min_leaf'"):
         dtlearn.split_table(tennis, "cart", min_leaf=3)
+
+
+def test_the_candidates_of_a_leaf_no_row_reaches_are_computed_without_a_division_by_zero():
+    # C4.5 on watermelon 3.0 (Zhou 2016, table 4.3) makes a leaf for a value no row of its node
+    # has (weight 0): its numeric columns have no cut, and the threshold correction log2(1) / 0
+    # was 0 / 0, a RuntimeWarning in the server's log for every student asking (nan underneath)
+    tree = dtlearn.fit(dtlearn.load_dataset("watermelon_3"), "c45")
+    empty = [step for step in tree.steps if step.weight == 0]
+    assert empty
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = empty[0].candidates
+    # each categorical attribute a row with no eligible candidate, the numeric ones none
+    assert len(table) == 6 and not table.columns["eligible"].any()
