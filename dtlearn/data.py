@@ -68,6 +68,9 @@ class Dataset:
         notes = (self.notes,) if isinstance(self.notes, str) else tuple(self.notes or ())
         object.__setattr__(self, "notes", tuple(str(note) for note in notes))
         columns = [str(c) for c in self.frame.columns]
+        unnamed = [position for position, name in enumerate(columns, start=1) if not name.strip()]
+        if unnamed:  # (an ARFF attribute '', a DataFrame's): nothing to choose it by, nothing to draw
+            raise DataError(f"Column {unnamed[0]} has no name. Give every column a name.")
         if len(set(columns)) != len(columns):
             raise DataError(f"Duplicate column names: {_duplicates(columns)}. Give every column its own name.")
         frame = self.frame.copy()
@@ -220,6 +223,9 @@ def ordered_labels(column: pd.Series) -> tuple[str, ...]:
         return tuple(label(c) for c in column.cat.categories)
     values = column.dropna().unique()
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        if column.dtype.kind in "iu":  # whole numbers written whole, as `labels` writes each row's
+            return tuple(labels(np.sort(np.asarray(values, dtype=column.dtype.numpy_dtype
+                                                   if hasattr(column.dtype, "numpy_dtype") else column.dtype))))
         return distinct_runs(labels(np.sort(values.astype(float))))[0]
     return tuple(sorted({label(v) for v in values}))
 

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Collection
 
 from .data import label
-from .shorten import INVISIBLE, LABEL_CHARS, shown  # noqa: F401 (export.shown: the old name)
+from .shorten import INVISIBLE, LABEL_CHARS, shown, visible  # noqa: F401 (export.shown: the old name)
 
 if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
     from .tree import Node, Tree
@@ -25,12 +25,21 @@ IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy", "mse": "MSE"}
 
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+SURROGATE = re.compile("[\ud800-\udfff]")  # half of a pair, alone: no character at all
+EMPTY = "⟨empty⟩"  # a name or value of no characters (an ARFF attribute '')
 
 
 def escape(text: str) -> str:
-    """Text from a file made safe inside an HTML-like DOT label: markup escaped, and control
-    characters (which Graphviz rejects) shown as spaces."""
-    return html.escape(CONTROL.sub(" ", str(text)))
+    """Text from a file made safe inside an HTML-like DOT label: markup escaped, control
+    characters (which Graphviz rejects) shown as spaces, and the characters XML refuses
+    (noncharacters, lone surrogates) written as their code points."""
+    text = SURROGATE.sub(lambda m: f"⟨U+{ord(m[0]):04X}⟩", visible(str(text)))
+    return html.escape(CONTROL.sub(" ", text))
+
+
+def _bold(text) -> str:
+    """A name or value as a label's bold title: Graphviz refuses an empty <B></B>."""
+    return f"<B>{escape(shown(text)) or EMPTY}</B>"
 
 
 def class_color(tree: Tree, cls: str) -> str:
@@ -50,7 +59,7 @@ def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False
     impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
     size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
     if node.status == "split":
-        title = f"<B>{e(shown(node.test.attribute))}</B>"
+        title = _bold(node.test.attribute)
         if node.test.kind == "threshold":
             title = f"<B>{e(shown(node.test.attribute))} &lt;= {e(node.test.cut)}</B>"
     elif node.status == "pending":
@@ -317,34 +326,54 @@ def _condition(attribute: str, condition) -> str:
     return f"{label(low)} < {attribute} <= {label(high)}"
 
 
-def to_dict(tree: Tree) -> dict:
-    """The tree as plain dicts and lists (JSON-serialisable; a very deep tree nests as deep)."""
-    return {
+def to_dict(tree: Tree, nested: bool = True) -> dict:
+    """The tree as plain dicts and lists, JSON-serialisable. `nested`: "root" is the root's dict,
+    each node's "children" its children's dicts. A deep tree nests as deep, and Python's json
+    and == recurse once per level (a 1,000-level chain passes their limit): with nested=False,
+    "nodes" lists every node's dict in pre-order, its "children" their ids and "parent" its
+    parent's (None at the root), at any depth."""
+    whole = {
         "target": tree.target,
         "classes": list(tree.classes),
         "algorithm": tree.algorithm,
         "settings": tree.settings.to_dict(),
         "steps": len(tree.steps),
         "total_steps": tree.total_steps,
-        "root": _node_dicts(tree.root),
     }
+    if nested:
+        return {**whole, "root": _node_dicts(tree.root)}
+    return {**whole, "nodes": [{**_node_dict(node, [c.id for c in node.children]), "parent": parent}
+                               for node, parent in _with_parents(tree.root)]}
+
+
+def _node_dict(node: Node, children: list) -> dict:
+    return {
+        "id": node.id,
+        "depth": node.depth,
+        "status": node.status,
+        "n": node.n,
+        "class_weights": list(node.class_weights),
+        "prediction": node.prediction,
+        "impurity": node.impurity,
+        "leaf_reason": node.leaf_reason,
+        "step": node.step,
+        "test": node.test.to_dict() if node.test else None,
+        "branches": list(node.test.branch_labels) if node.test else [],
+        "children": children,
+    }
+
+
+def _with_parents(root: Node):
+    """(node, parent id) in pre-order, without recursion."""
+    stack = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        stack.extend((child, node.id) for child in reversed(node.children))
 
 
 def _node_dicts(root: Node) -> dict:
     made: dict[int, dict] = {}
     for node in reversed(list(root.walk())):
-        made[node.id] = {
-            "id": node.id,
-            "depth": node.depth,
-            "status": node.status,
-            "n": node.n,
-            "class_weights": list(node.class_weights),
-            "prediction": node.prediction,
-            "impurity": node.impurity,
-            "leaf_reason": node.leaf_reason,
-            "step": node.step,
-            "test": node.test.to_dict() if node.test else None,
-            "branches": list(node.test.branch_labels) if node.test else [],
-            "children": [made.pop(child.id) for child in node.children],
-        }
+        made[node.id] = _node_dict(node, [made.pop(child.id) for child in node.children])
     return made[root.id]

@@ -11,8 +11,12 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-# Zero-width, joiner and direction-changing characters (Unicode's Cf format controls a reader cannot see).
-INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Zero-width, joiner and direction-changing characters (Unicode's Cf format controls a reader cannot
+# see), and Unicode's noncharacters (U+FDD0..U+FDEF, U+FFFE, U+FFFF and their like in every plane:
+# no glyph, and XML, so Graphviz's HTML-like labels, refuses them).
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufdd0-\ufdef\ufffe\uffff"
+                       + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}"
+                                 for plane in range(1, 17)) + "]")
 LABEL_CHARS = 40  # a name or value longer than this is cut where it is drawn
 _MARK = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")
 _BRANCH_PREFIXES = ("<= ", "> ", "= ", "not in ", "in ")

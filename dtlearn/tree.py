@@ -285,8 +285,8 @@ class Tree:
     def rules(self) -> list[str]:
         return export.rules(self)
 
-    def to_dict(self) -> dict:
-        return export.to_dict(self)
+    def to_dict(self, nested: bool = True) -> dict:
+        return export.to_dict(self, nested)
 
 
 def majority(weights) -> int:

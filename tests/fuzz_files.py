@@ -24,9 +24,11 @@ WEIRD_TEXT = (
     "\u200f", "e\u0301", "\x01", "a\x07b", "\x1b[31mred", "\x7f", "tab\there", "semi;colon", "com,ma",
     'say "hi"', '"', "line\nbreak", "cr\rret", "?", " ? ", "  ", "\u00a0", "NULL", "None", "True", "false",
     "\U0001f333", "\\", "$x$", "**b**", "<b>", "{", "}", "%", "&", "#", "~", "^", "_",
+    "\ufffe", "x\uffff", "\ufdd0", "\U0010ffff",  # noncharacters: XML (Graphviz's labels) refuses them
+    "1234567890123", "1234567890124",  # whole numbers past 12 significant digits (IDs, timestamps)
 )
 NAMES = ("a", "b", "x", "y", "class", "", " ", "a", "\ufeffid", "\u202ename", "n\u200bame", "x\x01", "1",
-         "-0", "nan", "?", '"q"', "c,d", "e;f", "g\th", "\u05e9\u05dd", "col\nnl", "target")
+         "-0", "nan", "?", '"q"', "c,d", "e;f", "g\th", "\u05e9\u05dd", "col\nnl", "target", "n\ufffe")
 
 
 # --- cells and columns ----------------------------------------------------------------------
@@ -206,6 +208,9 @@ SHAPES: dict[str, bytes] = {
     "control characters": _lines("a\x01,b,y", "\x07,\x1b[31m,p", "x\x7f,b,\x02q", "y,c,p"),
     "right-to-left and zero-width": _lines("\u202ea,\u200bb,y\u200f", "\u05e9\u05dc\u05d5\u05dd,\u200b,p",
                                            "\u0627\u0644,\u200bx,\u202eq", "\u05e9,y,p"),
+    "noncharacters": _lines("a\ufffe,b\uffff,y", "\ufdd0,x,p", "\U0001fffe,y,q", "z,\U0010ffff,p"),
+    "whole numbers past 12 digits": _lines("x,id,y", "1,1234567890123,1234567890123", "2,1234567890124,1",
+                                           "3,1234567890123,1234567890124", "4,9007199254740993,1"),
     "non-UTF-8 bytes": "a,b,y\ncaf\u00e9,1,p\nna\u00efve,2,q\n".encode("latin-1"),
     "binary": bytes(range(256)) * 4,
     "NUL byte": b"a,b,y\n1,\x00,p\n2,3,q\n",

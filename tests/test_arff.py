@@ -81,6 +81,8 @@ def test_numbers_declared_nominal_stay_categories_and_quotes_are_read():
     (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n", "no @data section"),
     (b"@relation r\nbogus line\n", "Line 2: expected @relation, @attribute or @data"),
     (b"a,b\n1,2\n", "Line 1: expected @relation"),
+    # a CSV header cell may not be empty; nor an ARFF attribute's name (its label's <B></B> broke `dot`)
+    (b"@relation r\n@attribute '' {a,b}\n@attribute y {p,q}\n@data\na,p\nb,q\n", "Column 1 has no name"),
     (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n'1,p\n", "Line 5: a quote is not closed"),
 ])
 def test_bad_arff_says_which_line(text, message):

@@ -603,3 +603,23 @@ def test_a_numeric_column_s_categories_and_codes_are_its_ordered_labels_and_thei
     assert len(set(categories)) == len(categories)  # one category per label: no branch named twice
     for code, x in zip(codes, cells):  # each cell's category is its label (0.0 and -0.0: one number, pandas')
         assert (code == -1) if x != x else categories[code] == label(x) or (x == 0 and categories[code] in ("0", "-0"))
+
+
+def test_whole_numbers_past_twelve_digits_are_classes_of_their_own():
+    # an ID or a millisecond timestamp as the target: the classes were written through a float
+    # with 12 significant digits ('1234567890120') while each row's label was exact, so the row
+    # had no class (every fit failed); and two IDs sharing 12 digits merged into one class
+    data = dtlearn.read_csv(b"x,y\n1,1234567890123\n2,1\n3,1234567890124\n4,1234567890123\n")
+    assert data.classes == ("1", "1234567890123", "1234567890124")
+    for algorithm in dtlearn.PRESETS:  # each fits (C4.5's two cases a branch keep its four rows one leaf)
+        assert set(dtlearn.fit(data, algorithm).predict(data.frame)) <= set(data.classes)
+    tree = dtlearn.fit(data, "cart")
+    assert tree.predict(data.frame).tolist() == ["1234567890123", "1", "1234567890124", "1234567890123"]
+    one = dtlearn.fit(dtlearn.read_csv(b"x,y\n1,1234567890123\n"), "cart")  # one row: a leaf
+    assert one.root.prediction == "1234567890123"
+
+
+def test_a_column_without_a_name_is_refused_from_any_source():
+    frame = pd.DataFrame([[1, 2, "p"], [3, 4, "q"]], columns=["a", " ", "y"])
+    with pytest.raises(dtlearn.DataError, match="Column 2 has no name"):
+        dtlearn.Dataset(frame, "y")

@@ -8,6 +8,7 @@ trees round-trip through pickle and replay, predict and rebuild their tables the
 
 from __future__ import annotations
 
+import json
 import pickle
 import sys
 from contextlib import contextmanager
@@ -90,6 +91,34 @@ def test_a_chain_is_pickled_and_exported(chain):
         assert all(rule.count(" x") + rule.count("x <=") + rule.count("x >") <= 2 for rule in rules)
         last = [r for r in rules if r.endswith("(1 rows)")]
         assert len(last) == DEPTH
+
+
+def test_a_chain_is_written_as_json_flat_and_read_back(chain):
+    # nested, the chain's dict is 20,000 levels deep: json.dumps and == recurse once per level
+    data, tree = chain
+    with recursion_limit(200):
+        flat = tree.to_dict(nested=False)
+        text = json.dumps(flat)
+        assert json.loads(text) == flat
+    nodes = flat["nodes"]
+    assert len(nodes) == tree.n_nodes and nodes[0]["parent"] is None
+    assert [n["id"] for n in nodes] == [node.id for node in tree.root.walk()]  # pre-order
+    position = {n["id"]: i for i, n in enumerate(nodes)}
+    assert all(nodes[position[c]]["parent"] == n["id"] for n in nodes for c in n["children"])
+    assert max(n["depth"] for n in nodes) == DEPTH - 1
+
+
+@pytest.mark.parametrize("name, algorithm", [("tennis", "id3"), ("iris", "cart"), ("watermelon_2alpha", "c45")])
+def test_the_flat_dict_holds_the_nested_dict_s_nodes(name, algorithm):
+    tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
+    flat, nested = tree.to_dict(nested=False), tree.to_dict()
+    assert {k: v for k, v in flat.items() if k != "nodes"} == {k: v for k, v in nested.items() if k != "root"}
+    by_id = {n["id"]: n for n in flat["nodes"]}
+
+    def rebuilt(node_id):  # the nested form made again from the flat one (shallow trees)
+        node = {k: v for k, v in by_id[node_id].items() if k != "parent"}
+        return {**node, "children": [rebuilt(c) for c in node["children"]]}
+    assert rebuilt(flat["nodes"][0]["id"]) == nested["root"]
 
 
 def test_recursion_limits_do_not_constrain_depth_in_partitions():

@@ -120,3 +120,12 @@ def test_the_size_of_a_very_deep_tree_is_estimated_without_recursion():
     finally:
         sys.setrecursionlimit(old)
     assert height > n * 10 and width > 100  # n - 1 levels of boxes, one beside a chain
+
+
+def test_a_source_dot_refuses_is_drawn_by_the_browser_not_a_traceback(dot_program):
+    # dtlearn's DOT passes `dot` (tests/test_fuzz_files.py); were one refused (an empty <B></B>
+    # did, from an ARFF attribute named ''), the page hands it to the browser instead of failing
+    refused = "digraph {\n\tn0 [label=<<B></B>>]\n}\n"
+    with pytest.raises(graphviz.CalledProcessError):
+        graphviz.Source(refused).pipe(format="svg")
+    assert drawing.tree_svg(refused) is None and drawing.render(refused, "png") is None
