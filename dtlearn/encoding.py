@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, distinct_runs, labels, ordered_labels
+from .data import Dataset, DataError, distinct_runs, labels, ordered_labels
 
 MISSING, UNSEEN = -1, -2
 
@@ -26,6 +26,20 @@ def codes_for(column: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
     lookup = {name: i for i, name in enumerate(categories)}
     mapping = np.array([lookup.get(name, UNSEEN) for name in labels(uniques)] + [MISSING], dtype=np.int64)
     return mapping[codes]  # codes == -1 picks the trailing MISSING
+
+
+SQUARES_UP_TO = 1e300  # sums of squared targets kept this far below the largest float (1.8e308)
+
+
+def _check_squares(y: np.ndarray, target: str) -> None:
+    """Refuse a regression target whose sums of squares (the squared error of every node)
+    would pass the largest float: 1e308 squared is inf, and each impurity and score would be
+    inf or nan."""
+    largest = float(np.abs(y).max()) if len(y) else 0.0
+    if largest * largest * len(y) > SQUARES_UP_TO:
+        shift = max(int(np.floor(np.log10(largest))) - 6, 1)
+        raise DataError(f"The target '{target}' reaches {largest:.3g}: its squared errors would pass the "
+                        f"largest number a float holds (about 1.8e308). Divide it by 1e{shift} and fit again.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,8 +65,10 @@ class Encoded:
             values = pd.to_numeric(frame[target], errors="coerce")
             if values.isna().any():
                 raise ValueError(f"A regression tree needs a numeric target; '{target}' holds text.")
+            y = values.to_numpy(dtype=float)
+            _check_squares(y, target)
             object.__setattr__(self, "classes", ())
-            object.__setattr__(self, "y", values.to_numpy(dtype=float))
+            object.__setattr__(self, "y", y)
         else:
             classes = ordered_labels(frame[target])
             object.__setattr__(self, "classes", classes)

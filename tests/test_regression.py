@@ -7,6 +7,7 @@ SSE(D) = sum y^2 - (sum y)^2 / n, reduction = SSE(D) - sum_b SSE(D_b), MSE = SSE
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -231,3 +232,17 @@ def test_regression_settings(options, message):
 def test_text_target_cannot_be_regression():
     with pytest.raises(ValueError, match="A regression tree needs a numeric target; 'play' holds text"):
         dtlearn.fit(dtlearn.load_dataset("tennis"), "cart", task="regression")
+
+
+def test_a_target_whose_squares_pass_the_largest_float_is_refused_with_the_rescaling():
+    # 1e308 squared is inf: every node's squared error and every score became inf or nan (a regression
+    # tree: auto would see six distinct values as classes)
+    frame = pd.DataFrame({"a": [0, 0, 1, 0, 1, 2], "y": [1e308, 0.0, 3.0, -1.0, 2.0, 1e300]})
+    with pytest.raises(dtlearn.DataError, match=r"reaches 1e\+308.*Divide it by 1e302"):
+        dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart", task="regression")
+    frame["y"] = frame["y"] / 1e302  # as the message says: the same tree, in other units
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart", task="regression")
+    assert all(math.isfinite(node.impurity) for node in tree.root.walk())
+    large = frame.assign(y=frame["y"] * 1e134)  # up to 1e140: n y^2 = 6e280, below the bound
+    grown = dtlearn.fit(dtlearn.Dataset(large, "y"), "cart", task="regression")
+    assert all(math.isfinite(node.impurity) for node in grown.root.walk())
