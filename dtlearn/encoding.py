@@ -64,7 +64,7 @@ class Encoded:
         if self.task == "regression":
             values = pd.to_numeric(frame[target], errors="coerce")
             if values.isna().any():
-                raise ValueError(f"A regression tree needs a numeric target; '{target}' holds text.")
+                raise DataError(f"A regression tree needs a numeric target; '{target}' holds text.")
             y = values.to_numpy(dtype=float)
             _check_squares(y, target)
             object.__setattr__(self, "classes", ())

@@ -211,6 +211,7 @@ SHAPES: dict[str, bytes] = {
     "noncharacters": _lines("a\ufffe,b\uffff,y", "\ufdd0,x,p", "\U0001fffe,y,q", "z,\U0010ffff,p"),
     "whole numbers past 12 digits": _lines("x,id,y", "1,1234567890123,1234567890123", "2,1234567890124,1",
                                            "3,1234567890123,1234567890124", "4,9007199254740993,1"),
+    "numeric target of many values": _lines("a,y", *(f"{i},{i * 1.5 - 7}" for i in range(12))),
     "non-UTF-8 bytes": "a,b,y\ncaf\u00e9,1,p\nna\u00efve,2,q\n".encode("latin-1"),
     "binary": bytes(range(256)) * 4,
     "NUL byte": b"a,b,y\n1,\x00,p\n2,3,q\n",
