@@ -224,8 +224,8 @@ def ordered_labels(column: pd.Series) -> tuple[str, ...]:
     values = column.dropna().unique()
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
         if column.dtype.kind in "iu":  # whole numbers written whole, as `labels` writes each row's
-            return tuple(labels(np.sort(np.asarray(values, dtype=column.dtype.numpy_dtype
-                                                   if hasattr(column.dtype, "numpy_dtype") else column.dtype))))
+            whole = np.asarray(values, dtype=getattr(column.dtype, "numpy_dtype", column.dtype))  # (pandas' Int64 too)
+            return tuple(labels(np.sort(whole)))
         return distinct_runs(labels(np.sort(values.astype(float))))[0]
     return tuple(sorted({label(v) for v in values}))
 
