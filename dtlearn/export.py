@@ -283,10 +283,11 @@ def _leaf_text(node: Node) -> str:
     return f"{node.prediction} ({n}/{label(round(errors, 2))})" if errors > 1e-9 else f"{node.prediction} ({n})"
 
 
-def rules(tree: Tree) -> list[str]:
+def rules(tree: Tree, limit: int | None = None) -> list[str]:
     """One IF-THEN rule per leaf, conditions from the root down; the tests of one numeric
     attribute on a path are merged into one interval (`3 < x <= 5`), and repeated tests of a
     categorical attribute into the last (narrowest) one, so a rule has one condition per attribute.
+    `limit`: the first rules only (leaves left to right), the rest not written.
 
     >>> from dtlearn import fit, load_dataset
     >>> fit(load_dataset("tennis"), "id3").rules()[0]
@@ -294,7 +295,7 @@ def rules(tree: Tree) -> list[str]:
     """
     lines = []
     stack = [(tree.root, {})]
-    while stack:
+    while stack and (limit is None or len(lines) < limit):
         node, conditions = stack.pop()
         if node.is_leaf:
             condition = " AND ".join(_condition(a, c) for a, c in conditions.items()) or "TRUE"

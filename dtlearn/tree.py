@@ -282,8 +282,8 @@ class Tree:
     def to_text(self) -> str:
         return export.to_text(self)
 
-    def rules(self) -> list[str]:
-        return export.rules(self)
+    def rules(self, limit: int | None = None) -> list[str]:
+        return export.rules(self, limit)
 
     def to_dict(self, nested: bool = True) -> dict:
         return export.to_dict(self, nested)

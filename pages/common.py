@@ -190,6 +190,10 @@ def is_arff(content: bytes) -> bool:
     return False
 
 
+# rules the Tree page lists: a 20,000-leaf tree's rules are megabytes, sent to the browser at every
+# click; its download writes them all
+RULES_SHOWN = 500
+
 WARM_UP_AFTER = 10  # seconds after the first visit: its own page compiles what it needs first
 
 

@@ -13,6 +13,7 @@ from pages.common import md
 from pages.tables import display_table, shortened_table, show_rows
 
 PATH_SHOWN = 6  # conditions of a node's path named in the menu
+RULES_SHOWN = common.RULES_SHOWN
 
 v = common.view(pruned=True)
 tree = v.tree
@@ -100,23 +101,33 @@ if grown is not None and grown.candidates is not None and len(grown.candidates):
         box.dataframe(table, hide_index=True, width="stretch", column_config=config)
 
 st.subheader("Rules")
-st.caption("One rule per leaf, read from the root down.")
-rules = shown.rules()
-st.code("\n".join(rules), language=None, wrap_lines=True)
+leaves = shown.n_leaves
+more = f" The first {RULES_SHOWN:,} of {leaves:,}: 'Rules (text)' below downloads them all." \
+    if leaves > RULES_SHOWN else ""
+st.caption("One rule per leaf, read from the root down." + more)
+st.code("\n".join(shown.rules(RULES_SHOWN)), language=None, wrap_lines=True)
 
 st.subheader("Downloads")
-dot = shown.to_dot(digits=common.digits())  # without the red border or node numbers: for slides and handouts
+
+
+def _picture(tree, digits: int | None, fmt: str) -> bytes | None:
+    return drawing.render(tree.to_dot(digits=digits), fmt)
+
+
+# each written when clicked (the whole 20,000-level chain's DOT took half a second at every click);
+# the DOT without the red border or node numbers: for slides and handouts
+digits = common.digits()
 columns = st.columns(5)
 stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
-columns[0].download_button("DOT source", dot, f"{stem}.dot", "text/vnd.graphviz", key="download_dot",
-                           on_click="ignore", width="stretch")
-if pictures:  # drawn when clicked: a big tree's PNG takes seconds, and most steps are not downloaded
-    columns[1].download_button("SVG picture", partial(drawing.render, dot, "svg"), f"{stem}.svg", "image/svg+xml",
-                               key="download_svg", on_click="ignore", width="stretch")
-    columns[2].download_button("PNG picture", partial(drawing.render, dot, "png"), f"{stem}.png", "image/png",
+columns[0].download_button("DOT source", partial(shown.to_dot, digits=digits), f"{stem}.dot", "text/vnd.graphviz",
+                           key="download_dot", on_click="ignore", width="stretch")
+if pictures:  # a big tree's PNG takes seconds, and most steps are not downloaded
+    columns[1].download_button("SVG picture", partial(_picture, shown, digits, "svg"), f"{stem}.svg",
+                               "image/svg+xml", key="download_svg", on_click="ignore", width="stretch")
+    columns[2].download_button("PNG picture", partial(_picture, shown, digits, "png"), f"{stem}.png", "image/png",
                                key="download_png", on_click="ignore", width="stretch")
-columns[3].download_button("Rules (text)", "\n".join(rules) + "\n", f"{stem}-rules.txt", "text/plain",
-                           key="download_rules", on_click="ignore", width="stretch")
+columns[3].download_button("Rules (text)", partial(lambda tree: "\n".join(tree.rules()) + "\n", shown),
+                           f"{stem}-rules.txt", "text/plain", key="download_rules", on_click="ignore", width="stretch")
 candidates = tree.steps[k - 1].candidates if k else None
 if candidates is not None and len(candidates):  # written when clicked; a long table: the rows listed
     listed = partial(lambda step: listed_table(step).to_csv(index=False), tree.steps[k - 1])

@@ -317,3 +317,12 @@ def test_noncharacters_in_names_and_values_are_shown_as_code_points_and_dot_take
         if shutil.which("dot"):
             subprocess.run(["dot", "-Tsvg"], input=dot.encode(), check=True, capture_output=True)
     assert tree.root.test.attribute == "a\ufffe"  # the tree keeps the name whole; only its drawing shows it
+
+
+@pytest.mark.parametrize("name, algorithm", [("iris", "cart"), ("tennis", "id3"), ("glass", "c45")])
+def test_the_first_rules_are_the_rules_first_written_and_the_rest_are_not_written(name, algorithm):
+    # the Tree page lists a big tree's first rules (a 20,000-leaf chain's are megabytes)
+    tree = dtlearn.fit(dtlearn.load_dataset(name), algorithm)
+    every = tree.rules()
+    assert len(every) == tree.n_leaves
+    assert tree.rules(3) == every[:3] and tree.rules(0) == [] and tree.rules(10 ** 6) == every

@@ -72,3 +72,20 @@ def test_the_next_step_of_a_large_tree_is_laid_out_ahead_as_the_page_will_draw_i
     app.click("next")
     app.assert_clean()
     assert drawn[-1] == laid_out  # the page draws at the next step what was laid out ahead
+
+
+def test_a_tree_of_many_leaves_lists_its_first_rules_and_writes_its_downloads_when_clicked(open_app):
+    # the whole chain's DOT and rules were written at every click on the Tree page (20,000
+    # levels: a second of the page's time, and megabytes of rules sent to the browser)
+    from pages.common import RULES_SHOWN
+
+    app = open_app(dataset="tennis", algo="cart", page="tree")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("chain.csv", chain_csv(1200), "text/csv").run()
+    app.click("last")
+    app.assert_clean()
+    assert len(app.at.code[0].value.splitlines()) == RULES_SHOWN == 500
+    assert any("The first 500 of 1,200: 'Rules (text)' below downloads them all." in c.value for c in app.at.caption)
+    downloads = {b.proto.label: b.proto for b in app.at.get("download_button")}
+    assert {"DOT source", "SVG picture", "PNG picture", "Rules (text)"} <= set(downloads)
+    assert all(downloads[name].deferred_file_id for name in ("DOT source", "Rules (text)"))  # made when clicked

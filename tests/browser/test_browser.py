@@ -200,6 +200,10 @@ def test_a_download_works(page, app_url, ui):
     with page.expect_download() as download:
         page.get_by_role("button", name="PNG picture").click()
     assert Path(download.value.path()).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    with page.expect_download() as download:  # the rules too are written when clicked: every one
+        page.get_by_role("button", name="Rules (text)").click()
+    rules = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert len(rules) == 5 and rules[0] == "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)"
 
 
 def test_the_pruning_page_draws_and_steps_through_the_pruning(page, app_url, ui):
