@@ -345,8 +345,9 @@ def to_dict(tree: Tree, nested: bool = True) -> dict:
     }
     if nested:
         return {**whole, "root": _node_dicts(tree.root)}
-    return {**whole, "nodes": [{**_node_dict(node, [c.id for c in node.children]), "parent": parent}
-                               for node, parent in _with_parents(tree.root)]}
+    parent = {child.id: node.id for node in tree.root.walk() for child in node.children}
+    return {**whole, "nodes": [{**_node_dict(node, [c.id for c in node.children]), "parent": parent.get(node.id)}
+                               for node in tree.root.walk()]}
 
 
 def _node_dict(node: Node, children: list) -> dict:
@@ -364,15 +365,6 @@ def _node_dict(node: Node, children: list) -> dict:
         "branches": list(node.test.branch_labels) if node.test else [],
         "children": children,
     }
-
-
-def _with_parents(root: Node):
-    """(node, parent id) in pre-order, without recursion."""
-    stack = [(root, None)]
-    while stack:
-        node, parent = stack.pop()
-        yield node, parent
-        stack.extend((child, node.id) for child in reversed(node.children))
 
 
 def _node_dicts(root: Node) -> dict:

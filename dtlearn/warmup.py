@@ -34,13 +34,14 @@ def warm_up() -> None:
         tree = fit(data, algorithm, **settings)
         tree.predict(data.frame)
     missing = _with_missing(load_dataset("iris"))  # C4.5's shared rows; CART's surrogates
-    fit(missing, "c45").predict(missing.frame)
+    c45 = fit(missing, "c45")
+    c45.predict(missing.frame)
     cart = fit(missing, "cart")
     cart.predict(missing.frame)
     unknown_at_root = missing.frame[cart.root.test.attribute].isna()
     explain(cart, missing.frame[unknown_at_root].iloc[0].to_dict())  # a test's branch, a surrogate's
     prune(cart, "cost_complexity", cv=3)  # the weakest-link sequence
-    prune(fit(missing, "c45"), "pessimistic")
+    prune(c45, "pessimistic")
 
 
 def _with_missing(data: Dataset) -> Dataset:

@@ -13,7 +13,6 @@ from pages.common import md
 from pages.tables import display_table, shortened_table, show_rows
 
 PATH_SHOWN = 6  # conditions of a node's path named in the menu
-RULES_SHOWN = common.RULES_SHOWN
 
 v = common.view(pruned=True)
 tree = v.tree
@@ -102,16 +101,21 @@ if grown is not None and grown.candidates is not None and len(grown.candidates):
 
 st.subheader("Rules")
 leaves = shown.n_leaves
-more = f" The first {RULES_SHOWN:,} of {leaves:,}: 'Rules (text)' below downloads them all." \
-    if leaves > RULES_SHOWN else ""
+rules_listed = common.RULES_SHOWN
+more = f" The first {rules_listed:,} of {leaves:,}: 'Rules (text)' below downloads them all." \
+    if leaves > rules_listed else ""
 st.caption("One rule per leaf, read from the root down." + more)
-st.code("\n".join(shown.rules(RULES_SHOWN)), language=None, wrap_lines=True)
+st.code("\n".join(shown.rules(rules_listed)), language=None, wrap_lines=True)
 
 st.subheader("Downloads")
 
 
 def _picture(tree, digits: int | None, fmt: str) -> bytes | None:
     return drawing.render(tree.to_dot(digits=digits), fmt)
+
+
+def _rules_text(tree) -> str:
+    return "\n".join(tree.rules()) + "\n"
 
 
 # each written when clicked (the whole 20,000-level chain's DOT took half a second at every click);
@@ -126,7 +130,7 @@ if pictures:  # a big tree's PNG takes seconds, and most steps are not downloade
                                "image/svg+xml", key="download_svg", on_click="ignore", width="stretch")
     columns[2].download_button("PNG picture", partial(_picture, shown, digits, "png"), f"{stem}.png", "image/png",
                                key="download_png", on_click="ignore", width="stretch")
-columns[3].download_button("Rules (text)", partial(lambda tree: "\n".join(tree.rules()) + "\n", shown),
+columns[3].download_button("Rules (text)", partial(_rules_text, shown),
                            f"{stem}-rules.txt", "text/plain", key="download_rules", on_click="ignore", width="stretch")
 candidates = tree.steps[k - 1].candidates if k else None
 if candidates is not None and len(candidates):  # written when clicked; a long table: the rows listed
