@@ -53,12 +53,17 @@ class Grown:
     leaf_numbers: dict = field(default_factory=dict)  # node index -> the best gain, for a leaf's reason
     midpoints: dict = field(default_factory=dict)  # node index -> the cut's midpoint (before J48 moves it)
     size: int = 0
+    # each training row's leaf (node index), when every row took one path (no missing value);
+    # else None. Pessimistic pruning reads it instead of routing every row down the tree again
+    leaf_of_row: np.ndarray | None = None
 
     def finish(self) -> None:
         for name in ("parent", "branch", "depth", "stop", "first_child"):
             parts = getattr(self, name)
             setattr(self, name, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
         self.stats = np.concatenate(self.stats) if self.stats else np.zeros((0, 0))
+        if self.leaf_of_row is not None and (self.leaf_of_row < 0).any():
+            self.leaf_of_row = None
 
 
 @dataclass(eq=False)
@@ -79,23 +84,19 @@ class _Level:
     depth: np.ndarray
     used: np.ndarray  # (L, A) bool: attributes ID3 may not test again
     fallback: np.ndarray  # (L, k) parent's distribution, or (L, 1) parent's value
-    _positions: tuple | None = None
+    _unit: bool | None = None
 
     @property
     def size(self) -> int:
         return len(self.starts)
 
-    def positions(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every position of the level's nodes, and the node (index) holding it."""
-        if self._positions is None:
-            self._positions = self._find_positions()
-        return self._positions
-
-    def _find_positions(self) -> tuple[np.ndarray, np.ndarray]:
-        sizes = self.ends - self.starts
-        node = np.repeat(np.arange(self.size), sizes)
-        offset = np.repeat(self.starts - (np.cumsum(sizes) - sizes), sizes)
-        return np.arange(int(sizes.sum())) + offset, node
+    @property
+    def unit(self) -> bool:
+        """Every weight is 1, so class weights are whole numbers. Found once per buffer and handed
+        down with it: a scan of the whole buffer at every level is quadratic on a deep tree."""
+        if self._unit is None:
+            self._unit = not (self.w != 1.0).any()
+        return self._unit
 
 
 class _Plan:
@@ -167,13 +168,21 @@ class _Plan:
 def grow(encoded, settings) -> Grown:
     """Every node's decision, level by level (see the module docstring)."""
     plan = _Plan(encoded, settings)
-    return _grow_all(plan, _root(plan))
+    return _grow_all(plan, _root(plan), record_leaves=_complete(plan))
 
 
-def _grow_all(plan: _Plan, level: _Level) -> Grown:
+def _complete(plan: _Plan) -> bool:
+    """No attribute value is missing: every row goes down one branch of every test it meets."""
+    numeric = (plan.encoded.numeric(plan.encoded.attributes[j]) for j in plan.threshold)
+    return not (plan.codes < 0).any() and not any(np.isnan(values).any() for values in numeric)
+
+
+def _grow_all(plan: _Plan, level: _Level, record_leaves: bool = False) -> Grown:
     """Level after level until no node splits, within the caller's budget (dtlearn.budget);
-    progress is the share of rows already settled in leaves."""
+    progress is the share of rows already settled in leaves. `record_leaves`: keep each row's leaf."""
     grown = Grown()
+    if record_leaves:
+        grown.leaf_of_row = np.full(plan.encoded.n_rows, -1, dtype=np.int64)
     rows = max(int(level.ends.sum() - level.starts.sum()), 1)
     while level.size:
         budget.check_time()
@@ -244,7 +253,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     ties = np.zeros((L, A), dtype=np.int64)
     thresholds = np.full((L, A), np.nan)
     cut_at = np.full((L, A), -1, dtype=np.int64)
-    unit = not (level.w != 1.0).any()
+    unit = level.unit
     rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
     if plan.threshold:
         T = len(plan.threshold)
@@ -439,6 +448,8 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
     _record(grown, level, stats, stop, first_child)
+    if grown.leaf_of_row is not None:
+        kernels.mark_leaves(level.starts, level.ends, ~split, level.rows, base, grown.leaf_of_row)
     if encoded.is_regression and s.leaf_value == "median":
         for i in np.flatnonzero(~split & (shown["weight"] > 0)):
             a, b = level.starts[i], level.ends[i]
@@ -454,6 +465,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     kids = int(n_children.sum())
     shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
     if shared:  # rows go down several branches: the next level gets buffers of its own
+        grown.leaf_of_row = None
         child_starts = np.zeros(kids + 1, dtype=np.int64)
         buffers = kernels.partition_shared(level.starts, level.ends, split, n_children, offsets, fractions, branch,
                                            level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
@@ -474,7 +486,8 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
             used[offsets[i]:offsets[i] + n_children[i], j] = True
     inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
     fallback = np.repeat(inherited, n_children, axis=0)
-    return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback)
+    return _Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback,
+                  _unit=None if shared else level.unit)
 
 
 def _check_size(plan: _Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
@@ -501,8 +514,7 @@ def _check_size(plan: _Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: 
 
 
 def _any_unknown(level: _Level, split, branch) -> bool:
-    positions, node = level.positions()
-    return bool((branch[positions][split[node]] == -1).any())
+    return kernels.any_unknown(level.starts, level.ends, split, branch)
 
 
 def _empty_level(plan: _Plan, level: _Level) -> _Level:
@@ -573,7 +585,7 @@ def _fractions(level: _Level, split, n_children, offsets, branch):
     indexed by child."""
     kids = int(n_children.sum())
     weight = np.zeros(kids)
-    kernels.branch_weights(level.starts, level.ends, split, offsets, branch, level.w, weight)
+    kernels.branch_weights(level.starts, level.ends, split, n_children, offsets, branch, level.w, weight)
     totals = np.repeat(np.add.reduceat(weight, offsets[split]) if kids else np.zeros(0), n_children[split])
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight

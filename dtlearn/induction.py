@@ -49,8 +49,9 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
     with no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
         grown = engine.grow(encoded, config)
         budget.report("recording", None, f"{grown.size:,} nodes")
-        steps = steps_of(grown, encoded, config, growth)
-    growth.record(steps)
+        steps, ids = steps_and_ids(grown, encoded, config, growth)
+    leaves = None if grown.leaf_of_row is None else np.asarray(ids, dtype=np.int64)[grown.leaf_of_row]
+    growth.record(steps, leaves)
     if config.collapse:
         steps += list(collapse_steps(steps, len(steps)))
     return replace(meta, steps=tuple(steps), total_steps=len(steps))
@@ -186,6 +187,11 @@ def tree_of(encoded: Encoded, settings: Settings, steps: tuple) -> Tree:
 
 def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth) -> list[Step]:
     """The grown nodes as steps, depth-first pre-order; node ids given as splits are made."""
+    return steps_and_ids(grown, encoded, settings, growth)[0]
+
+
+def steps_and_ids(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth):
+    """`steps_of`, and the node id given to each grown node (by its index in `grown`)."""
     regression = encoded.is_regression
     shown = _Shown(grown, encoded, settings)
     steps: list[Step] = []
@@ -223,7 +229,7 @@ def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: 
                           majority_branch=grown.majority.get(t, -1), score=grown.numbers[t][0],
                           gain=grown.numbers[t][1], **common))
         stack.extend(reversed(children))
-    return steps
+    return steps, ids
 
 
 class _Shown:

@@ -505,15 +505,47 @@ def node_sums(starts, ends, cls, ypos, w, width, out):
 
 
 @njit(cache=True)
-def branch_weights(starts, ends, split, first_child, branch, w, out):
+def branch_weights(starts, ends, split, n_children, first_child, branch, w, out):
     """The known weight each child of a split node receives (rows of an unknown branch aside)."""
     for i in range(starts.shape[0]):
         if not split[i]:
+            continue
+        if n_children[i] == 2:
+            # two children (a cut, a subset): the sums in registers, in the same order (the same bits)
+            below, above = 0.0, 0.0
+            for p in range(starts[i], ends[i]):
+                b = branch[p]
+                if b == 0:
+                    below += w[p]
+                elif b == 1:
+                    above += w[p]
+            out[first_child[i]] += below
+            out[first_child[i] + 1] += above
             continue
         for p in range(starts[i], ends[i]):
             b = branch[p]
             if b >= 0:
                 out[first_child[i] + b] += w[p]
+
+
+@njit(cache=True)
+def mark_leaves(starts, ends, leaf, rows, base, out):
+    """out[row] = base + i for every row of every node i that is a leaf."""
+    for i in range(starts.shape[0]):
+        if leaf[i]:
+            for p in range(starts[i], ends[i]):
+                out[rows[p]] = base + i
+
+
+@njit(cache=True)
+def any_unknown(starts, ends, split, branch):
+    """Whether a position of a split node has branch -1 (a value no test could place)."""
+    for i in range(starts.shape[0]):
+        if split[i]:
+            for p in range(starts[i], ends[i]):
+                if branch[p] == -1:
+                    return True
+    return False
 
 
 @njit(cache=True)
@@ -568,9 +600,15 @@ def partition_in_place(starts, ends, split, n_children, first_child, branch, row
             continue
         s, e, B, first = starts[i], ends[i], n_children[i], first_child[i]
         fill[:B + 1] = 0
+        in_place = True  # positions already in branch order (a chain's cut at an end): nothing moves
+        last = 0
         for q in range(s, e):
             b = branch[q]
-            fill[b if b >= 0 else B] += 1
+            b = b if b >= 0 else B
+            fill[b] += 1
+            if b < last:
+                in_place = False
+            last = b
         at = s
         for b in range(B + 1):
             size = fill[b]
@@ -581,27 +619,40 @@ def partition_in_place(starts, ends, split, n_children, first_child, branch, row
                 child_ends[first + b] = at + size
             at += size
         bound[B + 1] = at
-        for q in range(s, e):
-            b = branch[q]
-            b = b if b >= 0 else B
-            t = fill[b]
-            fill[b] += 1
-            new_position[q] = t
-            buffer_i[t] = rows[q]
-            buffer_c[t] = cls[q]
-            buffer_f[t] = w[q]
-            if regression:
-                buffer_y[t] = ypos[q]
-        for t in range(s, e):
-            rows[t] = buffer_i[t]
-            cls[t] = buffer_c[t]
-            w[t] = buffer_f[t]
-            if regression:
-                ypos[t] = buffer_y[t]
+        if not in_place:
+            for q in range(s, e):
+                b = branch[q]
+                b = b if b >= 0 else B
+                t = fill[b]
+                fill[b] += 1
+                new_position[q] = t
+                buffer_i[t] = rows[q]
+                buffer_c[t] = cls[q]
+                buffer_f[t] = w[q]
+                if regression:
+                    buffer_y[t] = ypos[q]
+            for t in range(s, e):
+                rows[t] = buffer_i[t]
+                cls[t] = buffer_c[t]
+                w[t] = buffer_f[t]
+                if regression:
+                    ypos[t] = buffer_y[t]
         for a in range(order.shape[0]):
+            if in_place:  # an attribute whose sorted order is in branch order too stays as it is
+                last = 0
+                ordered = True
+                for p in range(s, e):
+                    b = branch[order[a, p]]
+                    b = b if b >= 0 else B
+                    if b < last:
+                        ordered = False
+                        break
+                    last = b
+                if ordered:
+                    continue
             fill[:B + 1] = bound[:B + 1]
             for p in range(s, e):
-                t_new = new_position[order[a, p]]
+                t_new = order[a, p] if in_place else new_position[order[a, p]]
                 b = 0
                 while t_new >= bound[b + 1]:  # the child whose range holds the new position
                     b += 1

@@ -361,6 +361,7 @@ class _Training:
             raise ValueError("This tree does not carry its training data; fit it with dtlearn.fit.")
         origin = tree.steps[0].origin if tree.steps and tree.steps[0].origin is not None else None
         origin = origin or Growth(tree.data, tree.settings, tree.class_factor, tree.task)
+        self.origin = origin
         self.encoded = origin.encoded
         self.k = len(tree.classes)
 
@@ -416,22 +417,24 @@ class _Training:
 
     def assign_all(self, root: _Work, flat) -> None:
         """`assign` of every training row (weight 1) from the root of the unpruned tree (`flat`:
-        its routing arrays). When every row takes one path, one routing pass finds each row's
-        leaf and the rows are sorted by leaf in pre-order: each node's rows are then one slice,
+        its routing arrays). When every row takes one path, growth's record (else one routing
+        pass) gives each row's leaf and the rows are sorted by leaf in pre-order: each node's rows are then one slice,
         in the order `assign` leaves them, and its counts and shares follow from its leaves'.
         `assign` sorts the rows again at every node: O(rows x depth), minutes on a deep chain."""
         n = self.encoded.n_rows
-        leaf_of = single_paths(flat, encode_training(flat, self.encoded))
-        if leaf_of is None:  # a missing value on the way: rows are shared between branches
-            self.assign(root, np.arange(n), np.ones(n))
-            return
-        self.settled = True
         order = list(root.walk())  # pre-order, children in branch order
-        rank = np.full(len(flat.ids), -1, dtype=np.int64)
-        position = {int(node_id): i for i, node_id in enumerate(flat.ids)}
         leaves = [work for work in order if work.is_leaf]
-        rank[[position[work.id] for work in leaves]] = np.arange(len(leaves))
-        leaf_rank = rank[leaf_of]
+        leaf_rank = self._grown_leaf_ranks(leaves)
+        if leaf_rank is None:
+            leaf_of = single_paths(flat, encode_training(flat, self.encoded))
+            if leaf_of is None:  # a missing value on the way: rows are shared between branches
+                self.assign(root, np.arange(n), np.ones(n))
+                return
+            rank = np.full(len(flat.ids), -1, dtype=np.int64)
+            position = {int(node_id): i for i, node_id in enumerate(flat.ids)}
+            rank[[position[work.id] for work in leaves]] = np.arange(len(leaves))
+            leaf_rank = rank[leaf_of]
+        self.settled = True
         rows = np.argsort(leaf_rank, kind="stable")  # within a leaf, ascending rows (as `assign`)
         weights = np.ones(n)
         by_class = np.zeros((len(leaves), self.k))
@@ -449,6 +452,28 @@ class _Training:
                 work.fractions = tuple(known / known.sum()) if known.sum() > 0 else work.fractions
             a, b = span[work.id]
             work.rows, work.weights = rows[a:b], weights[a:b]
+
+    def _grown_leaf_ranks(self, leaves: list) -> np.ndarray | None:
+        """Each training row's place among `leaves` read from where growth left it (its grown
+        leaf, or the pruned node above that leaf), the same leaf routing finds: routing every row
+        down the tree again is O(rows x depth), 0.7 s on a 20,000-level chain. None when growth
+        did not record one leaf per row (a missing value) or a leaf is not the grown tree's."""
+        grown_leaves = getattr(self.origin, "training_leaves", None)
+        if grown_leaves is None:
+            return None
+        splits = self.origin.splits
+        rank = np.full(max(int(grown_leaves.max(initial=0)), max(w.id for w in leaves)) + 1, -1, dtype=np.int64)
+        for i, work in enumerate(leaves):
+            below = [work.id]  # the leaf and every grown node under it (a pruned subtree)
+            while below:
+                node_id = below.pop()
+                if node_id >= len(rank):
+                    return None
+                rank[node_id] = i
+                if node_id in splits:
+                    below.extend(splits[node_id].child_ids)
+        leaf_rank = rank[grown_leaves]
+        return None if (leaf_rank < 0).any() else leaf_rank
 
     def assign(self, work: _Work, rows: np.ndarray, weights: np.ndarray) -> None:
         """Sort rows down a subtree, recording each node's rows and its shares."""

@@ -193,6 +193,7 @@ class Growth:
         self.class_factor = class_factor
         self.task = task
         self.steps: tuple = ()  # the growth steps
+        self.training_leaves: np.ndarray | None = None  # each training row's leaf (node id), if one
         self._cache: dict = {}
         self._lock = threading.Lock()
 
@@ -204,8 +205,11 @@ class Growth:
         self._cache = {}
         self._lock = threading.Lock()
 
-    def record(self, steps) -> None:
+    def record(self, steps, training_leaves: np.ndarray | None = None) -> None:
+        """The growth steps; `training_leaves`: the leaf each training row reached as the tree
+        grew (node ids), where every row took one path."""
         self.steps = tuple(steps)
+        self.training_leaves = training_leaves
 
     @property
     def splits(self) -> dict:

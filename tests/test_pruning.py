@@ -602,13 +602,57 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
     monkeypatch.setattr(pruning._Training, "_errors_with",
                         lambda self, *a: refused.append(errors_with(self, *a)) or refused[-1])
     fast = dtlearn.prune(tree, "pessimistic")
-    monkeypatch.setattr(pruning, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows
-    slow = dtlearn.prune(tree, "pessimistic")
-    assert pessimistic_trace(fast) == pessimistic_trace(slow)
+    with monkeypatch.context() as patched:  # the leaves found by routing, not read from growth
+        patched.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
+        routed = dtlearn.prune(tree, "pessimistic")
+        patched.setattr(pruning, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows
+        slow = dtlearn.prune(tree, "pessimistic")
+    assert pessimistic_trace(fast) == pessimistic_trace(routed) == pessimistic_trace(slow)
     if name == "without_missing":
         assert "raise" in [s.action for s in fast.pruning_steps]
     if name == "split_missing":  # the other branch's rows miss c: sorted the J48 way
         assert None in refused
+
+
+@pytest.mark.parametrize("name, algorithm", [
+    ("glass", "cart"), ("glass", "c45"), ("iris", "id3"), ("tennis", "c45"), ("tennis", "cart"), ("credit_risk", "id3"),
+    ("split_missing", "c45"), ("noisy", "cart"), ("without_missing", "c45")])
+def test_growth_records_the_leaf_routing_finds_for_every_training_row(name, algorithm):
+    # Pessimistic pruning reads each training row's leaf from growth (engine.Grown.leaf_of_row)
+    # instead of routing every row down again, O(rows x depth). Where no value is missing it
+    # must be the leaf routing finds (routing.single_paths, the prediction's walk); with a
+    # missing value growth records nothing and pruning routes (or sorts J48's way) as before.
+    data = {"noisy": noisy, "split_missing": split_missing}.get(name, lambda: None)()
+    if name == "without_missing":
+        data = dtlearn.Dataset(noisy().frame.fillna({"c": "p"}), "y")
+    data = data or dtlearn.load_dataset(name)
+    tree = dtlearn.fit(data, algorithm)
+    growth = tree.steps[0].origin
+    complete = not data.frame.drop(columns=data.target).isna().any().any()
+    if not complete:
+        assert growth.training_leaves is None
+        return
+    routed = pruning.single_paths(tree.flat, pruning.encode_training(tree.flat, growth.encoded))
+    assert growth.training_leaves is not None and len(growth.training_leaves) == len(data.frame)
+    tree_leaves = {leaf.id for leaf in tree.root.leaves()}
+
+    def leaf_above(node_id: int) -> int:  # C4.5's collapse makes leaves of grown splits
+        while node_id not in tree_leaves:
+            node_id = growth.parent[node_id][0]
+        return node_id
+
+    assert [leaf_above(int(i)) for i in growth.training_leaves] == tree.flat.ids[routed].tolist()
+    assert all(growth.steps[0].node_id == 0 and i not in growth.splits for i in growth.training_leaves.tolist())
+
+
+def test_pessimistic_pruning_of_a_pruned_tree_reads_the_leaves_above_the_grown_ones(monkeypatch):
+    # A tree already pruned (here: cost-complexity) has leaves that were split in growth: a
+    # row's leaf is the pruned node above its grown leaf, as routing the pruned tree finds it.
+    tree = dtlearn.prune(dtlearn.fit(dtlearn.load_dataset("glass"), "cart"), "cost_complexity", alpha=0.01)
+    assert tree.n_leaves < tree.steps[0].origin.training_leaves.size
+    fast = dtlearn.prune(tree, "pessimistic")
+    monkeypatch.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
+    assert pessimistic_trace(fast) == pessimistic_trace(dtlearn.prune(tree, "pessimistic"))
 
 
 def test_a_kept_subtrees_estimated_errors_are_summed_son_by_son_as_j48_does():
