@@ -150,9 +150,10 @@ def overfitting_curve(tree: Tree, train: Dataset, validation: Dataset) -> pd.Dat
 
 def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
     """Accuracy of tree.at_step(k) on `data` for k = 0..growth steps: rows that one path holds
-    by a running sum of changes at their path's splits; rows with a missing or unseen value
-    (shared between branches, or following surrogates) by their class weights, also updated
-    split by split (`_shared_correct`)."""
+    by a running sum of changes at the splits, each split's from the rows of each class reaching
+    its children (O(rows + nodes); walking each row up its path was O(rows x depth)); rows with
+    a missing or unseen value (shared between branches, or following surrogates) by their class
+    weights, also updated split by split (`_shared_correct`)."""
     k_max = tree.growth_steps
     if len(data.frame) == 0:
         return np.full(k_max + 1, np.nan)
@@ -169,15 +170,21 @@ def _accuracies(tree: Tree, grown: Tree, data: Dataset) -> np.ndarray:
         if node.children:
             split_at[node.id] = node.step
     shared = rows.unknown(flat)
-    change = np.zeros(k_max + 2)
     clean = ~shared
-    current = leaves(flat, rows.subset(clean)).astype(np.int64)
-    y_clean = truth[clean]
-    while (moving := parent[current] >= 0).any():  # from each row's leaf up to the root
-        below, above, y = current[moving], parent[current[moving]], y_clean[moving]
-        np.add.at(change, split_at[above], (predicted[below] == y).astype(float) - (predicted[above] == y))
-        current = np.where(moving, parent[current], current)
-    correct = (predicted[grown.root.id] == y_clean).sum() + np.cumsum(change)[:k_max + 1]
+    known = truth >= 0  # a class the tree never saw: never right
+    reached = np.zeros((len(parent), len(classes)))  # rows of each class reaching each node
+    at_leaf = leaves(flat, rows.subset(clean & known)).astype(np.int64)
+    np.add.at(reached, (at_leaf, truth[clean & known]), 1.0)
+    for node in sorted(by_id.values(), key=lambda n: n.depth, reverse=True):  # children before parents
+        if parent[node.id] >= 0:
+            reached[parent[node.id]] += reached[node.id]
+    # split k moves a node's rows to its children: each child's rows now right by the child's
+    # prediction, no longer by the parent's
+    child = np.array([node for node in by_id if parent[node] >= 0], dtype=np.int64)
+    change = np.zeros(k_max + 2)
+    np.add.at(change, split_at[parent[child]],
+              reached[child, predicted[child]] - reached[child, predicted[parent[child]]])
+    correct = reached[grown.root.id, predicted[grown.root.id]] + np.cumsum(change)[:k_max + 1]
     if shared.any():
         correct = correct + _shared_correct(flat, rows.subset(shared), truth[shared], split_at, k_max)
     return correct / len(truth)
