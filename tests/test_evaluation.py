@@ -281,6 +281,23 @@ def test_the_curve_with_unseen_and_missing_values_equals_each_partial_tree(algor
         assert curve["train_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, train), abs=1e-12)
 
 
+@pytest.mark.parametrize("algorithm", ["id3", "c45", "cart"])
+def test_the_curve_counts_a_class_the_training_part_never_saw_as_never_right(algorithm):
+    # Validation rows of a class no training row has: every partial tree gets them wrong. The
+    # curve counts each split's rows by class, and such a row has no class column to count in.
+    data = dtlearn.load_dataset("iris")
+    train, validation = dtlearn.train_test_split(data, 0.3, seed=1)
+    unseen = train.frame[data.target] != "virginica"
+    train = dtlearn.Dataset(train.frame[unseen].reset_index(drop=True), data.target)
+    assert (validation.frame[data.target] == "virginica").sum() > 10
+    tree = dtlearn.fit(train, algorithm)
+    curve = dtlearn.overfitting_curve(tree, train, validation)
+    assert tree.growth_steps >= 2
+    for k in range(tree.growth_steps + 1):
+        partial = tree.at_step(k)
+        assert curve["validation_accuracy"].iloc[k] == pytest.approx(dtlearn.accuracy(partial, validation), abs=1e-12)
+    assert curve["validation_accuracy"].max() <= 1 - (validation.frame[data.target] == "virginica").mean()
+
 
 def test_the_shared_rows_counted_in_small_chunks_give_the_same_curve(monkeypatch):
     # api._shared_correct routes the shared rows a chunk at a time (a 1,000,000-row upload has
