@@ -55,7 +55,7 @@ class Grown:
     size: int = 0
     # each training row's leaf (node index), when every row took one path (no missing value);
     # else None. Pessimistic pruning reads it instead of routing every row down the tree again
-    leaf_of_row: np.ndarray | None = None
+    leaf_of_row: np.ndarray | None = None  # int32: 4 bytes a row
 
     def finish(self) -> None:
         for name in ("parent", "branch", "depth", "stop", "first_child"):
@@ -182,7 +182,7 @@ def _grow_all(plan: _Plan, level: _Level, record_leaves: bool = False) -> Grown:
     progress is the share of rows already settled in leaves. `record_leaves`: keep each row's leaf."""
     grown = Grown()
     if record_leaves:
-        grown.leaf_of_row = np.full(plan.encoded.n_rows, -1, dtype=np.int64)
+        grown.leaf_of_row = np.full(plan.encoded.n_rows, -1, dtype=np.int32)
     rows = max(int(level.ends.sum() - level.starts.sum()), 1)
     while level.size:
         budget.check_time()

@@ -50,7 +50,7 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
         grown = engine.grow(encoded, config)
         budget.report("recording", None, f"{grown.size:,} nodes")
         steps, ids = steps_and_ids(grown, encoded, config, growth)
-    leaves = None if grown.leaf_of_row is None else np.asarray(ids, dtype=np.int64)[grown.leaf_of_row]
+    leaves = None if grown.leaf_of_row is None else np.asarray(ids, dtype=np.int32)[grown.leaf_of_row]
     growth.record(steps, leaves)
     if config.collapse:
         steps += list(collapse_steps(steps, len(steps)))
