@@ -418,9 +418,10 @@ class _Training:
     def assign_all(self, root: _Work, flat) -> None:
         """`assign` of every training row (weight 1) from the root of the unpruned tree (`flat`:
         its routing arrays). When every row takes one path, growth's record (else one routing
-        pass) gives each row's leaf and the rows are sorted by leaf in pre-order: each node's rows are then one slice,
-        in the order `assign` leaves them, and its counts and shares follow from its leaves'.
-        `assign` sorts the rows again at every node: O(rows x depth), minutes on a deep chain."""
+        pass) gives each row's leaf and the rows are sorted by leaf in pre-order: each node's rows
+        are then one slice, in the order `assign` leaves them, and its counts and shares follow
+        from its leaves'. `assign` sorts the rows again at every node: O(rows x depth), minutes on
+        a deep chain."""
         n = self.encoded.n_rows
         order = list(root.walk())  # pre-order, children in branch order
         leaves = [work for work in order if work.is_leaf]
