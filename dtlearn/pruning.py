@@ -345,11 +345,21 @@ def _z(confidence: float) -> float:
 
 
 def _estimated(weights: np.ndarray, confidence: float) -> float:
-    total = float(weights.sum())
+    total, most = _total_and_most(weights)
     if total <= 1e-6:
         return 0.0
-    wrong = total - float(weights.max())
+    wrong = total - most
     return wrong + added_errors(total, wrong, confidence)
+
+
+def _total_and_most(weights: np.ndarray) -> tuple[float, float]:
+    """The sum and the largest of a node's class weights. Two classes in plain Python: numpy's
+    sum of two numbers is a + b too, and asking numpy twice per node cost a third of pruning a
+    20,000-level chain."""
+    if len(weights) == 2:
+        a, b = weights.tolist()
+        return a + b, max(a, b)
+    return float(weights.sum()), float(weights.max())
 
 
 class _Training:
@@ -494,7 +504,8 @@ class _Training:
         only the rows of the other branches are sorted (big's own stay where they are): the
         same integer counts, without O(rows) work per node on a deep tree."""
         if self.settled:
-            others = np.concatenate([c.rows for c in node.children if c is not big])
+            rest = [c.rows for c in node.children if c is not big]
+            others = rest[0] if len(rest) == 1 else np.concatenate(rest)
             total = self._errors_with(big, others, cf)
             if total is not None:
                 return total
@@ -590,7 +601,7 @@ def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps
     if not training.settled:  # a raise below may have re-sorted its rows since (the sums' order: the same numbers)
         work.counts = None
     here = training.counts(work)
-    child_sizes = [float(training.counts(c).sum()) for c in work.children]
+    child_sizes = [_total_and_most(training.counts(c))[0] for c in work.children]
     largest = child_sizes.index(max(child_sizes))  # the first of the largest, as np.argmax
     leaf = training.estimated(work, cf)
     subtree = sum(training.subtree_errors(child, cf) for child in work.children)
@@ -598,8 +609,8 @@ def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps
     if raising:  # a leaf branch given all the node's rows errs as the node would as a leaf
         big = work.children[largest]
         branch = leaf if big.is_leaf else training.raised_errors(work, big, cf)
-    n = float(here.sum())
-    e = n - float(here.max())
+    n, most = _total_and_most(here)
+    e = n - most
     details = {"N": n, "E": e, "U_CF": (e + added_errors(n, e, cf)) / n if n else 0.0,
                "errors_as_leaf": leaf, "errors_of_subtree": subtree, "errors_of_largest_branch": branch,
                "confidence": cf}
