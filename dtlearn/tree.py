@@ -192,6 +192,8 @@ class Tree:
         """The tree as it stood after its first k steps (0: the root alone, undecided)."""
         if not 0 <= k <= self.total_steps:
             raise ValueError(f"Step must be between 0 and {self.total_steps}, not {k}.")
+        if k == len(self.steps):  # this very tree (frozen): its built nodes and routing arrays are kept
+            return self
         return replace(self, steps=self.steps[:k])
 
     # prediction ---------------------------------------------------------------------
