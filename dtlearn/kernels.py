@@ -203,6 +203,24 @@ def _rule(size_left, size_right, min_leaf, min_branch, n_classes):
 
 
 @njit(cache=True, inline="always")
+def _sum_of_squares(weights):
+    total = 0.0
+    for c in range(weights.shape[0]):
+        total += weights[c] * weights[c]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value, reason):
+    """Cut number `count` (at place p, n_left to its left) kept for `_settle`: its rank, or -inf
+    when it breaks split rule `reason`. Returns the most basic rule broken so far."""
+    rank[count] = value if reason == OK else -np.inf
+    left_mass[count] = n_left
+    cut_at[count] = p
+    return worst if reason == OK else min(worst, reason)
+
+
+@njit(cache=True, inline="always")
 def _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before):
     """A cut's Gini gain from the sums of squared class weights on each side (module docstring)."""
     kept = (squares_left / n_left if n_left > 0 else 0.0) + (squares_right / n_right if n_right > 0 else 0.0)
@@ -215,27 +233,20 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
     """`_scan_cuts` for its commonest case, Gini with whole class weights (every weight 1, no
     class weight; a cut's sizes are its counts): the same numbers, computed the same way, in a
     loop with no other case in it, which the compiler makes about 1.4 times as fast."""
-    K = known.shape[0]
     left[:] = 0.0
     n_left = 0.0
     count = 0
     worst = 99
     squares_left = 0.0
-    squares_right = 0.0
-    for c in range(K):
-        squares_right += known[c] * known[c]
+    squares_right = _sum_of_squares(known)
     previous = va[s]
     for p in range(s, end):
         x = va[p]
         if p > s and previous + tolerance < x:
             n_right = n_known - n_left
-            rank[count] = _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before)
-            reason = _rule(n_left, n_known - n_left, min_leaf, min_branch, n_classes)
-            if reason != OK:
-                rank[count] = -np.inf
-                worst = min(worst, reason)
-            left_mass[count] = n_left
-            cut_at[count] = p
+            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst,
+                              _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before),
+                              _rule(n_left, n_right, min_leaf, min_branch, n_classes))
             count += 1
         c = cls[oa[p]]
         squares_left += 2.0 * left[c] + 1.0
@@ -270,13 +281,9 @@ def _entropy_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolera
         x = va[p]
         if p > s and previous + tolerance < x:
             n_right = n_known - n_left
-            rank[count] = max(rho * (before - _looked_up_after(left, known, n_left, n_right, n_known, table)), 0.0)
-            reason = _rule(n_left, n_right, min_leaf, min_branch, n_classes)
-            if reason != OK:
-                rank[count] = -np.inf
-                worst = min(worst, reason)
-            left_mass[count] = n_left
-            cut_at[count] = p
+            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst,
+                              max(rho * (before - _looked_up_after(left, known, n_left, n_right, n_known, table)), 0.0),
+                              _rule(n_left, n_right, min_leaf, min_branch, n_classes))
             count += 1
         left[cls[oa[p]]] += 1.0
         n_left += 1.0
@@ -299,9 +306,7 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
     worst = 99
     # whole weights: the sums of squared class counts move by exact integers, row by row
     squares_left = 0.0
-    squares_right = 0.0
-    for c in range(K):
-        squares_right += known[c] * known[c]
+    squares_right = _sum_of_squares(known)
     previous = va[s]
     for p in range(s, end):
         x = va[p]
@@ -317,7 +322,7 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
                         r = known[c] - left[c]
                         squares_left += left[c] * left[c]
                         squares_right += r * r
-                rank[count] = _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before)
+                value = _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before)
             else:
                 if lookup:  # whole counts: x log2 x looked up
                     after = _looked_up_after(left, known, n_left, n_right, n_known, table)
@@ -331,13 +336,9 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
                     outer = (n_left * math.log2(n_left) if n_left > 0.0 else 0.0) + \
                         (n_right * math.log2(n_right) if n_right > 0.0 else 0.0)
                     after = (outer - inner) / n_known
-                rank[count] = max(rho * (before - after), 0.0)
-            reason = _rule(size_left, size_right, min_leaf, min_branch, n_classes)
-            if reason != OK:
-                rank[count] = -np.inf
-                worst = min(worst, reason)
-            left_mass[count] = n_left
-            cut_at[count] = p
+                value = max(rho * (before - after), 0.0)
+            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
+                              _rule(size_left, size_right, min_leaf, min_branch, n_classes))
             count += 1
         q = oa[p]
         c = cls[q]
