@@ -473,7 +473,9 @@ class _Training:
         if grown_leaves is None:
             return None
         splits = self.origin.splits
-        rank = np.full(max(int(grown_leaves.max(initial=0)), max(w.id for w in leaves)) + 1, -1, dtype=np.int64)
+        # every grown node's id (an empty leaf under a collapsed node may pass the rows' leaves')
+        size = max(len(self.origin.steps), int(grown_leaves.max(initial=0)) + 1, max(w.id for w in leaves) + 1)
+        rank = np.full(size, -1, dtype=np.int64)
         for i, work in enumerate(leaves):
             below = [work.id]  # the leaf and every grown node under it (a pruned subtree)
             while below:

@@ -616,7 +616,7 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
 
 @pytest.mark.parametrize("name, algorithm", [
     ("glass", "cart"), ("glass", "c45"), ("iris", "id3"), ("tennis", "c45"), ("tennis", "cart"), ("credit_risk", "id3"),
-    ("split_missing", "c45"), ("noisy", "cart"), ("without_missing", "c45")])
+    ("split_missing", "c45"), ("noisy", "cart"), ("without_missing", "c45"), ("watermelon_2", "c45")])
 def test_growth_records_the_leaf_routing_finds_for_every_training_row(name, algorithm):
     # Pessimistic pruning reads each training row's leaf from growth (engine.Grown.leaf_of_row)
     # instead of routing every row down again, O(rows x depth). Where no value is missing it
@@ -643,6 +643,13 @@ def test_growth_records_the_leaf_routing_finds_for_every_training_row(name, algo
 
     assert [leaf_above(int(i)) for i in growth.training_leaves] == tree.flat.ids[routed].tolist()
     assert all(growth.steps[0].node_id == 0 and i not in growth.splits for i in growth.training_leaves.tolist())
+    # and pessimistic pruning takes them (watermelon 2.0's C4.5 collapses a node over an empty
+    # leaf whose id passes every row's leaf: it fell back to routing)
+    training = pruning._Training(tree)
+    leaves = [work for work in pruning._work(tree.root).walk() if work.is_leaf]
+    ranks = training._grown_leaf_ranks(leaves)
+    assert ranks is not None
+    assert [leaves[r].id for r in ranks] == tree.flat.ids[routed].tolist()
 
 
 def test_pessimistic_pruning_of_a_pruned_tree_reads_the_leaves_above_the_grown_ones(monkeypatch):
