@@ -269,6 +269,34 @@ def test_prefix_losses_equal_pruning_and_predicting_each_subtree(name):
     np.testing.assert_allclose(fast, slow_errors(grown, sequence, test), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("case", ["chain", "unseen class", "multiway", "three classes, error risk"])
+def test_prefix_losses_count_every_link_as_pruning_and_predicting_does(case):
+    # deep, multiway, an unseen class, the error risk: the fast errors against the definition
+    risk = "impurity"
+    if case == "chain":  # alternating classes, every 7th an odd one: 212 levels deep, 5 links
+        x = np.arange(300)
+        grown = dtlearn.fit(dtlearn.Dataset(pd.DataFrame({"x": x, "y": np.where((x % 2 == 1) | (x % 7 == 0), "b", "a")}),
+                                            "y"), "cart")
+        assert grown.depth > 200
+        test = dtlearn.Dataset(pd.DataFrame({"x": np.arange(300) + 0.5, "y": np.where(np.arange(300) % 3, "b", "a")}),
+                               "y")
+    elif case == "unseen class":  # rows of a class the tree never saw are wrong wherever they stop
+        grown = dtlearn.fit(dtlearn.Dataset(dtlearn.load_dataset("iris").frame.iloc[50:], "species"), "cart")
+        test = dtlearn.load_dataset("iris")
+    elif case == "multiway":  # ID3: a split per value (contact lenses: 9 leaves, 5 links)
+        grown = dtlearn.fit(dtlearn.load_dataset("contact_lenses"), "id3")
+        test = dtlearn.load_dataset("contact_lenses")
+    else:
+        risk = "error"
+        data = dtlearn.load_dataset("iris")
+        train, test = dtlearn.train_test_split(data, 0.5, seed=3)
+        grown = dtlearn.fit(train, "cart")
+    sequence = pruning.weakest_links(grown, risk)
+    assert len(sequence) > 1
+    fast = api._prefix_losses(grown, sequence, test)
+    np.testing.assert_allclose(fast, slow_errors(grown, sequence, test), rtol=0, atol=1e-12)
+
+
 def test_rows_with_missing_values_fall_back_to_predicting_each_subtree():
     data = dtlearn.load_dataset("watermelon_2alpha")
     grown = dtlearn.fit(data, "cart")
