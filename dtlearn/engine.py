@@ -247,19 +247,15 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     the blocks scored in Python (node, attribute) -> Block."""
     encoded, s = plan.encoded, plan.settings
     L, A = level.size, len(encoded.attributes)
-    index = np.full((L, A), -1, dtype=np.int64)
-    score, gain = np.zeros((L, A)), np.zeros((L, A))
-    reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
-    ties = np.zeros((L, A), dtype=np.int64)
-    thresholds = np.full((L, A), np.nan)
-    cut_at = np.full((L, A), -1, dtype=np.int64)
+    T = len(plan.threshold)
+    # (index, cut_at, thresholds, score, gain, reason, cuts that qualify, ties): the threshold
+    # scan's outputs; when every attribute is a number they are the table itself (no copy)
+    out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
+           np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
+           np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
     unit = level.unit
     rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
     if plan.threshold:
-        T = len(plan.threshold)
-        out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
-               np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
-               np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
         if encoded.is_regression:
             kernels.scan_thresholds_regression(level.starts, level.ends, active, level.order, level.vals, level.ypos,
                                                level.w, unit, float(s.min_samples_leaf), *out)
@@ -268,6 +264,15 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
                                     unit, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
                                     float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
                                     bool(s.threshold_correction), plan.xlogx, *out)
+    if T == A:
+        index, cut_at, thresholds, score, gain, reason, _, ties = out
+    else:
+        index = np.full((L, A), -1, dtype=np.int64)
+        score, gain = np.zeros((L, A)), np.zeros((L, A))
+        reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
+        ties = np.zeros((L, A), dtype=np.int64)
+        thresholds = np.full((L, A), np.nan)
+        cut_at = np.full((L, A), -1, dtype=np.int64)
         cols = plan.threshold
         index[:, cols], cut_at[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:6]
         ties[:, cols] = out[7]
@@ -458,8 +463,9 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
         return _empty_level(plan, level)
     branch = _branches(plan, level, split, tests, d.cut_at, winner)
     fractions, known = _fractions(level, split, n_children, offsets, branch)
-    for i in np.flatnonzero(split):
-        grown.fractions[base + i] = tuple(float(f) for f in fractions[offsets[i]:offsets[i] + n_children[i]])
+    shares = fractions.tolist()
+    for i in np.flatnonzero(split).tolist():
+        grown.fractions[base + i] = tuple(shares[offsets[i]:offsets[i] + n_children[i]])
     if s.missing_values == "surrogate":
         _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
     kids = int(n_children.sum())
@@ -598,10 +604,13 @@ def _surrogates(plan: _Plan, level: _Level, split, tests, branch, known, offsets
     # each numeric attribute's positions in value order, as the level keeps them (ties: by row,
     # which is a segment's order here: no row goes down two branches)
     names = tuple(encoded.attributes[j] for j in plan.threshold)
-    for i in np.flatnonzero(split):
-        left, right = known[offsets[i]], known[offsets[i] + 1]
-        majority = (0 if left > right else 1) if left != right else -1
-        grown.majority[base + i] = majority
+    at = np.flatnonzero(split)
+    left, right = known[offsets[at]], known[offsets[at] + 1]
+    majorities = np.where(left > right, 0, np.where(left < right, 1, -1))
+    grown.majority.update(zip((base + at).tolist(), majorities.tolist()))
+    if not _any_unknown(level, split, branch):
+        return
+    for i, majority in zip(at.tolist(), majorities.tolist()):
         a, b = level.starts[i], level.ends[i]
         unknown = branch[a:b] < 0
         if not unknown.any():

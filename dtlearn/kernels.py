@@ -110,6 +110,9 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
     rank = np.empty(longest)
     left_mass = np.empty(longest)
     cut_at = np.empty(longest, dtype=np.int64)
+    gini = rank_by == BY_GINI
+    squares_left_at = np.empty(longest if gini else 0)  # `_gini_whole_cuts`' first pass
+    squares_right_at = np.empty(longest if gini else 0)
     left = np.zeros(K)
     known = np.zeros(K)
     node_mass = np.zeros(K)
@@ -156,7 +159,8 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
             sizes_known = known_size if sized else n_known
             if rank_by == BY_GINI and whole and not sized:
                 count, worst = _gini_whole_cuts(vals[a], order[a], cls, s, end, known, n_known, rho, before, tolerance,
-                                                min_leaf, min_branch, n_classes, left, rank, left_mass, cut_at)
+                                                min_leaf, min_branch, n_classes, left, rank, left_mass, cut_at,
+                                                squares_left_at, squares_right_at)
             elif rank_by != BY_GINI and lookup and not sized:
                 count, worst = _entropy_whole_cuts(vals[a], order[a], cls, s, end, known, n_known, rho, before,
                                                    tolerance, min_leaf, min_branch, n_classes, table, left, rank,
@@ -211,13 +215,25 @@ def _sum_of_squares(weights):
 
 
 @njit(cache=True, inline="always")
+def _ranked(value, reason):
+    """A cut's rank: its value, or -inf when it breaks split rule `reason`."""
+    return value if reason == OK else -np.inf
+
+
+@njit(cache=True, inline="always")
+def _worse(worst, reason):
+    """The most basic split rule broken so far, after a cut that breaks `reason` (or none)."""
+    return worst if reason == OK else min(worst, reason)
+
+
+@njit(cache=True, inline="always")
 def _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value, reason):
     """Cut number `count` (at place p, n_left to its left) kept for `_settle`: its rank, or -inf
     when it breaks split rule `reason`. Returns the most basic rule broken so far."""
-    rank[count] = value if reason == OK else -np.inf
+    rank[count] = _ranked(value, reason)
     left_mass[count] = n_left
     cut_at[count] = p
-    return worst if reason == OK else min(worst, reason)
+    return _worse(worst, reason)
 
 
 @njit(cache=True, inline="always")
@@ -229,24 +245,25 @@ def _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, befor
 
 @njit(cache=True, nogil=True)
 def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance, min_leaf, min_branch, n_classes,
-                     left, rank, left_mass, cut_at):
+                     left, rank, left_mass, cut_at, squares_left_at, squares_right_at):
     """`_scan_cuts` for its commonest case, Gini with whole class weights (every weight 1, no
     class weight; a cut's sizes are its counts): the same numbers, computed the same way, in a
-    loop with no other case in it, which the compiler makes about 1.4 times as fast."""
+    loop with no other case in it. Two passes: the first walks the rows and keeps each cut's
+    sums of squares; the second ranks the cuts, which depend on each other no more, so the
+    compiler ranks several at once in vector instructions (a third less time a cut)."""
     left[:] = 0.0
     n_left = 0.0
     count = 0
-    worst = 99
     squares_left = 0.0
     squares_right = _sum_of_squares(known)
     previous = va[s]
     for p in range(s, end):
         x = va[p]
         if p > s and previous + tolerance < x:
-            n_right = n_known - n_left
-            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst,
-                              _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before),
-                              _rule(n_left, n_right, min_leaf, min_branch, n_classes))
+            squares_left_at[count] = squares_left
+            squares_right_at[count] = squares_right
+            left_mass[count] = n_left
+            cut_at[count] = p
             count += 1
         c = cls[oa[p]]
         squares_left += 2.0 * left[c] + 1.0
@@ -254,6 +271,14 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
         left[c] += 1.0
         n_left += 1.0
         previous = x
+    worst = 99
+    for k in range(count):
+        n_left = left_mass[k]
+        n_right = n_known - n_left
+        reason = _rule(n_left, n_right, min_leaf, min_branch, n_classes)
+        rank[k] = _ranked(_gini_rank(squares_left_at[k], squares_right_at[k], n_left, n_right, n_known, rho, before),
+                          reason)
+        worst = _worse(worst, reason)
     return count, worst
 
 

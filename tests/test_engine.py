@@ -349,7 +349,7 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
                                      *general)
         if rank_by == kernels.BY_GINI:
             fast = kernels._gini_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
-                                            min_branch, k, *special)
+                                            min_branch, k, *special, np.zeros(n), np.zeros(n))
         else:
             fast = kernels._entropy_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
                                                min_branch, k, table, *special)
