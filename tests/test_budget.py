@@ -275,8 +275,8 @@ def test_prefix_losses_count_every_link_as_pruning_and_predicting_does(case):
     risk = "impurity"
     if case == "chain":  # alternating classes, every 7th an odd one: 212 levels deep, 5 links
         x = np.arange(300)
-        grown = dtlearn.fit(dtlearn.Dataset(pd.DataFrame({"x": x, "y": np.where((x % 2 == 1) | (x % 7 == 0), "b", "a")}),
-                                            "y"), "cart")
+        y = np.where((x % 2 == 1) | (x % 7 == 0), "b", "a")
+        grown = dtlearn.fit(dtlearn.Dataset(pd.DataFrame({"x": x, "y": y}), "y"), "cart")
         assert grown.depth > 200
         test = dtlearn.Dataset(pd.DataFrame({"x": np.arange(300) + 0.5, "y": np.where(np.arange(300) % 3, "b", "a")}),
                                "y")
