@@ -64,6 +64,17 @@ class PruneResult:
         return self.pruned.steps[self.base.total_steps:]
 
 
+@dataclass(frozen=True, eq=False)
+class TrainingPart:
+    """What both validation methods start from: the data split, the tree grown on the
+    training part and its accuracy against size."""
+
+    train: dtlearn.Dataset
+    validation: dtlearn.Dataset
+    base: dtlearn.Tree
+    curve: pd.DataFrame | None
+
+
 def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, method: str,
             options: tuple, pair: tuple | None = None) -> PruneResult:
     data = common.prepared(source, target, kinds)
@@ -74,25 +85,39 @@ def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tu
     def stored() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
         return common.grown_from(data, source, target, kinds, algorithm, grow_settings)
 
+    def training_part(validation: float, seed: int) -> TrainingPart:  # one for both validation methods
+        return common.computed("Growing the tree on the training part…",
+                               ("training part", source, target, kinds, algorithm, grow_settings, validation, seed,
+                                pair),
+                               lambda: _training_part(data, algorithm, dict(grow_settings), validation, seed, pair))
+
     return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
                            lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,
-                                          stored if pair is None else None))
+                                          stored if pair is None else None, training_part))
+
+
+def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, validation: float, seed: int,
+                   pair: tuple | None) -> TrainingPart:
+    if pair is not None:
+        data = data.select(list(pair))
+    train, held, _ = dtlearn.train_validation_test_split(data, validation=validation, test=0, seed=seed)
+    base = dtlearn.fit(train, algorithm, **grow_settings)
+    # accuracy against size: a classification chart (the page shows none for a numeric target)
+    curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, held)
+    return TrainingPart(train, held, base, curve)
 
 
 def _prune(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, method: str, options: tuple,
-           pair: tuple | None, stored=None) -> PruneResult:
-    """The pruning asked for; `stored()`, when given, is the tree already grown on all of `data`."""
-    if pair is not None:
-        data = data.select(list(pair))
+           pair: tuple | None, stored, training_part) -> PruneResult:
+    """The pruning asked for; `stored()`, when given, is the tree already grown on all of `data`;
+    `training_part(validation, seed)` is the validation methods' start."""
     opts = dict(options)
     if method in VALIDATION_METHODS:
-        train, validation, _ = dtlearn.train_validation_test_split(
-            data, validation=opts["validation"], test=0, seed=int(opts["seed"]))
-        base = dtlearn.fit(train, algorithm, **grow_settings)
-        pruned = dtlearn.prune(base, method, validation=validation)
-        # accuracy against size: a classification chart (the page shows none for a numeric target)
-        curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, validation)
-        return PruneResult(base, pruned, train, validation, curve, None)
+        part = training_part(opts["validation"], int(opts["seed"]))
+        pruned = dtlearn.prune(part.base, method, validation=part.validation)
+        return PruneResult(part.base, pruned, part.train, part.validation, part.curve, None)
+    if pair is not None:
+        data = data.select(list(pair))
     base = stored() if stored is not None else dtlearn.fit(data, algorithm, **grow_settings)
     if method == "pessimistic":
         pruned = dtlearn.prune(base, method, confidence=opts["confidence"], subtree_raising=opts["raising"])
