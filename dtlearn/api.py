@@ -42,7 +42,8 @@ def fit_with(data: Dataset, config: Settings) -> Tree:
 def prune(tree: Tree, method: str, **options) -> Tree:
     """A pruned copy of `tree` whose `.pruning_steps` is the trace of `method`:
     "validation_prepruning" and "reduced_error" (validation=), "pessimistic" (confidence=,
-    subtree_raising=), "cost_complexity" (alpha= or cv=k, one_se=, seed=, risk=).
+    subtree_raising=), "cost_complexity" (alpha= or cv=k, one_se=, seed=, risk=, and cv_table=
+    when `cost_complexity_cv` has already been run for these).
 
     >>> from dtlearn import fit, load_dataset
     >>> pruned = prune(fit(load_dataset("iris"), "c45", collapse=False), "pessimistic")
@@ -57,15 +58,16 @@ def prune(tree: Tree, method: str, **options) -> Tree:
 
 
 def _cost_complexity(tree: Tree, alpha: float | None = None, cv: int | None = None, one_se: bool = False,
-                     seed: int = 0, risk: str = "impurity") -> Tree:
+                     seed: int = 0, risk: str = "impurity", cv_table: pd.DataFrame | None = None) -> Tree:
     """Weakest-link pruning up to `alpha`, or with the alpha chosen by `cv`-fold
     cross-validation (lowest mean error; with `one_se`, the largest alpha within one standard
-    error of it, Breiman et al.'s 1-SE rule)."""
+    error of it, Breiman et al.'s 1-SE rule). `cv_table`: `cost_complexity_cv(tree, cv, seed,
+    risk)` when already computed (the 1-SE rule chooses from the same table)."""
     if (alpha is None) == (cv is None):
         raise ValueError("Give either alpha or cv (the number of cross-validation folds).")
     info = {}
     if cv is not None:
-        table = cost_complexity_cv(tree, cv, seed, risk)
+        table = cost_complexity_cv(tree, cv, seed, risk) if cv_table is None else cv_table
         alpha = float(table.loc[table["chosen_1se" if one_se else "chosen"], "alpha"].iloc[0])
         info.update(cv_table=table, one_se=one_se)
     return pruning.cost_complexity(tree, alpha, risk, info)

@@ -91,9 +91,14 @@ def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tu
                                 pair),
                                lambda: _training_part(data, algorithm, dict(grow_settings), validation, seed, pair))
 
+    def cross_validated(base: dtlearn.Tree, folds: int, seed: int):  # one for both settings of the 1-SE rule
+        return common.computed("Cross-validating…",
+                               ("cv table", source, target, kinds, algorithm, grow_settings, folds, seed, pair),
+                               lambda: dtlearn.cost_complexity_cv(base, folds, seed))
+
     return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
                            lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,
-                                          stored if pair is None else None, training_part))
+                                          stored if pair is None else None, training_part, cross_validated))
 
 
 def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, validation: float, seed: int,
@@ -108,9 +113,10 @@ def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, v
 
 
 def _prune(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, method: str, options: tuple,
-           pair: tuple | None, stored, training_part) -> PruneResult:
+           pair: tuple | None, stored, training_part, cross_validated) -> PruneResult:
     """The pruning asked for; `stored()`, when given, is the tree already grown on all of `data`;
-    `training_part(validation, seed)` is the validation methods' start."""
+    `training_part(validation, seed)` is the validation methods' start and
+    `cross_validated(base, folds, seed)` the cross-validation table (each made once)."""
     opts = dict(options)
     if method in VALIDATION_METHODS:
         part = training_part(opts["validation"], int(opts["seed"]))
@@ -123,7 +129,9 @@ def _prune(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, method: s
         pruned = dtlearn.prune(base, method, confidence=opts["confidence"], subtree_raising=opts["raising"])
         return PruneResult(base, pruned, data, None, None, None)
     if opts.get("cv"):
-        pruned = dtlearn.prune(base, method, cv=int(opts["folds"]), one_se=opts["one_se"], seed=int(opts["seed"]))
+        folds, seed = int(opts["folds"]), int(opts["seed"])
+        pruned = dtlearn.prune(base, method, cv=folds, one_se=opts["one_se"], seed=seed,
+                               cv_table=cross_validated(base, folds, seed))
     else:
         pruned = dtlearn.prune(base, method, alpha=float(opts["alpha"]))
     cp_table = None if base.is_regression else dtlearn.rpart_cp_table(base)  # a deep tree's: seconds, not per rerun

@@ -24,7 +24,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 import dtlearn
 import exact
-from dtlearn import pruning
+from dtlearn import api, pruning
 from dtlearn.pruning import added_errors
 
 from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal
@@ -488,6 +488,23 @@ def test_cost_complexity_cv_is_reproducible_and_one_se_is_not_bigger():
         pruned = dtlearn.prune(tree, "cost_complexity", cv=5, seed=seed, one_se=True)
         assert pruned.pruning["alpha"] == one_se["alpha"]
         assert pruned.n_leaves == one_se["n_leaves"]
+
+
+def test_a_cross_validation_table_already_computed_prunes_as_computing_it_does(monkeypatch):
+    # the Pruning page keeps cost_complexity_cv's table and hands it back when the 1-SE rule is
+    # switched (five trees grown again otherwise): the pruned tree and its record are the same
+    tree = dtlearn.fit(dtlearn.load_dataset("glass"), "cart")
+    table = dtlearn.cost_complexity_cv(tree, 4, seed=2)
+    for one_se in (False, True):
+        computed = dtlearn.prune(tree, "cost_complexity", cv=4, seed=2, one_se=one_se)
+        monkeypatch.setattr(api, "cost_complexity_cv", lambda *a, **k: pytest.fail("computed again"))
+        given = dtlearn.prune(tree, "cost_complexity", cv=4, seed=2, one_se=one_se, cv_table=table)
+        monkeypatch.undo()
+        assert [s.node_id for s in given.pruning_steps] == [s.node_id for s in computed.pruning_steps]
+        assert given.pruning["alpha"] == computed.pruning["alpha"]
+        pd.testing.assert_frame_equal(given.pruning["cv_table"], computed.pruning["cv_table"])
+    assert dtlearn.prune(tree, "cost_complexity", cv=4, seed=2, one_se=True, cv_table=table).n_leaves < \
+        dtlearn.prune(tree, "cost_complexity", cv=4, seed=2, cv_table=table).n_leaves  # the rule chose
 
 
 @pytest.mark.parametrize(("call", "message"), [

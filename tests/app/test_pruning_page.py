@@ -122,6 +122,27 @@ def test_both_validation_methods_prune_one_tree_grown_on_the_training_part(monke
         assert metric.value == expected[method]
 
 
+def test_the_1se_rule_chooses_from_the_cross_validation_already_run(monkeypatch, open_app):
+    # switching the 1-SE rule ran the whole cross-validation again (five trees grown: 12-28 s on
+    # a 20,000-level chain); the table is kept and each setting prunes as dtlearn does
+    tree = dtlearn.fit(dtlearn.load_dataset("glass"), "cart")
+    pruned = {one_se: dtlearn.prune(tree, "cost_complexity", cv=5, seed=0, one_se=one_se) for one_se in (True, False)}
+    expected = {one_se: f"{p.n_nodes} / {p.n_leaves}" for one_se, p in pruned.items()}
+    assert expected[True] != expected[False]
+    app = open_app(dataset="glass", algo="cart").page("pruning")
+    app.assert_clean()
+    assert app.at.checkbox(key="prune_one_se").value
+    runs = []
+    cv = dtlearn.cost_complexity_cv
+    monkeypatch.setattr(dtlearn, "cost_complexity_cv", lambda *a, **k: runs.append(1) or cv(*a, **k))
+    monkeypatch.setattr(dtlearn.api, "cost_complexity_cv", dtlearn.cost_complexity_cv)
+    for one_se in (False, True):
+        app.set("checkbox", "prune_one_se", one_se)
+        app.assert_clean()
+        assert runs == []
+        assert next(m for m in app.at.metric if m.label == "Pruned tree: nodes / leaves").value == expected[one_se]
+
+
 def test_stepping_replays_the_trace_with_its_numbers(open_app):
     app = open_app(dataset="watermelon_2alpha", algo="c45").page("pruning")
     app.set("selectbox", "prune_method", "pessimistic")
