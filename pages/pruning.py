@@ -9,8 +9,10 @@ from pages.pruning_view import ACTION_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES
 
 v = common.view()
 common.header("Pruning", v)
-st.caption("Overfitting: a tree grown until its leaves are pure learns the noise of its training rows too. "
-           "Pruning cuts back the branches that do not pay for themselves. Choose a method and step through it.")
+projector = common.projector()
+if not projector:  # (a projector's first screen is for the decision and the tree)
+    st.caption("Overfitting: a tree grown until its leaves are pure learns the noise of its training rows too. "
+               "Pruning cuts back the branches that do not pay for themselves. Choose a method and step through it.")
 
 
 def defaults(**values) -> None:
@@ -66,7 +68,11 @@ def prune_step_ui(total: int) -> int:
     return j
 
 
-choice = method_ui()
+# on a projector the method and its parameters fold away (chosen before class), so that the
+# stepper, the decision and the tree are in the first screen of 1280x720
+settings_box = st.expander("Method and parameters") if projector else st.container()
+with settings_box:
+    choice = method_ui()
 try:
     result = pruning_view.pruned(v.choices, choice)
 except ValueError as error:
@@ -75,22 +81,27 @@ except ValueError as error:
 base, final, trace = result.base, result.pruned, result.trace
 st.session_state["pruned_choice"] = choice  # the Tree and Partitions pages can show this pruned tree
 st.session_state["use_pruned"] = bool(st.session_state.get("pruned_on"))  # survives page switches
-st.toggle("Show this pruned tree on the Tree and Partitions pages", key="use_pruned",
-          on_change=lambda: st.session_state.update(pruned_on=st.session_state["use_pruned"]),
-          help="Off: those pages show the grown tree. On: they show the pruned tree and replay its pruning after "
-               "its growth.")
+with settings_box:
+    st.toggle("Show this pruned tree on the Tree and Partitions pages", key="use_pruned",
+              on_change=lambda: st.session_state.update(pruned_on=st.session_state["use_pruned"]),
+              help="Off: those pages show the grown tree. On: they show the pruned tree and replay its pruning "
+                   "after its growth.")
 
-metrics = st.columns(4)
-metrics[0].metric("Grown tree: nodes / leaves", f"{base.n_nodes} / {base.n_leaves}")
-metrics[1].metric("Pruned tree: nodes / leaves", f"{final.n_nodes} / {final.n_leaves}")
+numbers = [("Grown tree: nodes / leaves", f"{base.n_nodes} / {base.n_leaves}", None),
+           ("Pruned tree: nodes / leaves", f"{final.n_nodes} / {final.n_leaves}", None)]
 if result.validation is not None and not base.is_regression:
     before, after = dtlearn.accuracy(base, result.validation), dtlearn.accuracy(final, result.validation)
     # "0.750 → 0.750" was cut to "0.750 → 0.…" in a quarter of a 1280-pixel page: the grown tree's goes below
-    metrics[2].metric("Validation accuracy, pruned", f"{after:.3f}", delta=f"grown: {before:.3f}", delta_color="off",
-                      delta_arrow="off")
-    metrics[3].metric("Rows: train / validation", f"{len(result.train.frame)} / {len(result.validation.frame)}")
+    numbers += [("Validation accuracy, pruned", f"{after:.3f}", f"grown: {before:.3f}"),
+                ("Rows: train / validation", f"{len(result.train.frame)} / {len(result.validation.frame)}", None)]
 elif final.pruning.get("alpha") is not None:
-    metrics[2].metric("α", f"{final.pruning['alpha']:.4f}")
+    numbers.append(("α", f"{final.pruning['alpha']:.4f}", None))
+if projector:  # one line: four metrics in a quarter of the width each cut their labels at 125 %
+    st.markdown(f"**{md(METHODS[choice.method])}** · " + " · ".join(
+        f"{name} **{value}**" + (f" ({extra})" if extra else "") for name, value, extra in numbers))
+else:
+    for column, (name, value, extra) in zip(st.columns(4), numbers):
+        column.metric(name, value, delta=extra, delta_color="off", delta_arrow="off")
 
 st.subheader("Step through the pruning")
 j = prune_step_ui(len(trace))

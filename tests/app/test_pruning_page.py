@@ -8,7 +8,7 @@ import pytest
 import dtlearn
 
 from drawn_trees import drawn, node_count
-from tests.app.conftest import points
+from tests.app.conftest import points, unescape
 
 
 def _trace(data, algorithm, method, **options):
@@ -141,6 +141,22 @@ def test_the_1se_rule_chooses_from_the_cross_validation_already_run(monkeypatch,
         app.assert_clean()
         assert runs == []
         assert next(m for m in app.at.metric if m.label == "Pruned tree: nodes / leaves").value == expected[one_se]
+
+
+def test_projector_mode_folds_the_method_away_and_says_dtlearns_numbers_in_one_line(open_app):
+    app = open_app(dataset="tennis", algo="id3", page="pruning", prune_method="reduced_error", projector="1")
+    app.assert_clean()
+    assert not app.at.metric and not app.at.title
+    assert [e.label for e in app.at.expander][0] == "Method and parameters"
+    assert app.at.selectbox(key="prune_method").value == "reduced_error"
+    base, pruned = _trace(dtlearn.load_dataset("tennis"), "id3", "reduced_error")
+    _, validation, _ = dtlearn.train_validation_test_split(dtlearn.load_dataset("tennis"), validation=0.3, test=0,
+                                                           seed=0)
+    line = next(text for m in app.at.markdown if (text := unescape(m.value)).startswith("**Reduced-error"))
+    assert f"Grown tree: nodes / leaves **{base.n_nodes} / {base.n_leaves}**" in line
+    assert f"Pruned tree: nodes / leaves **{pruned.n_nodes} / {pruned.n_leaves}**" in line
+    assert f"Validation accuracy, pruned **{dtlearn.accuracy(pruned, validation):.3f}**" in line
+    assert app.trees(), "the tree is drawn"
 
 
 def test_stepping_replays_the_trace_with_its_numbers(open_app):
