@@ -41,11 +41,15 @@ comparison = common.compared(c.source, c.target, c.kinds, shared)
 regression = comparison.task == "regression"
 score = "MSE" if regression else "accuracy"
 
-st.title("Compare the algorithms")
 limits = [f"{md(OPTION[name].summary or name)} {md(label(value)) if value is not None else md(OPTION[name].none)}"
           for name, value in shared if name in OPTION]
-st.markdown(" · ".join([f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
-                        f"{comparison.k}-fold cross-validation (stratified, seed {comparison.seed})", *limits]))
+line = " · ".join([f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
+                   f"{comparison.k}-fold cross-validation (stratified, seed {comparison.seed})", *limits])
+if common.projector():  # one compact line, as every page's header in projector mode
+    st.markdown(f"**Compare the algorithms** · {line}")
+else:
+    st.title("Compare the algorithms")
+    st.markdown(line)
 st.caption("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information gain with one branch per value; "
            "C4.5 (Quinlan 1993) by gain ratio among the splits with at least average gain; CART (Breiman et al. "
            "1984) by Gini gain over binary splits; Zaki & Meira (2014) by information gain over binary splits, "

@@ -26,9 +26,10 @@ if len(numeric) < 2:
     st.stop()
 
 predicted = f"the mean {md(v.data.target)} it predicts" if v.tree.is_regression else "the class it predicts"
-st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
-           f"axes: every leaf is a rectangle, coloured by {predicted}. Here the tree is grown on the "
-           "two attributes alone, with the settings of the sidebar.")
+if not common.projector():  # (a projector's first screen is for the plane)
+    st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
+               f"axes: every leaf is a rectangle, coloured by {predicted}. Here the tree is grown on the "
+               "two attributes alone, with the settings of the sidebar.")
 if v.settings.algorithm == "id3":
     st.info("ID3 gives every distinct number its own branch, which draws no lines: partitions need thresholds. "
             "This page grows the tree with **C4.5** instead (same depth, leaf size, purity and gain limits).")

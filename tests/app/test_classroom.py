@@ -4,6 +4,8 @@ for a numeric target that names where Task is."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import unescape
 
 SEMICOLONS = "hours;weight;passed\n1,5;60,2;no\n6;71,0;yes\n3,25;55;no\n8;80,5;yes\n5,5;66;yes\n"
@@ -18,6 +20,24 @@ def test_projector_mode_is_in_the_link_and_compacts_the_header(open_app):
     assert "COLLAPSED" in str(app.at.slider(key="step_slider").label_visibility).upper()
     off = open_app(dataset="tennis", algo="id3", page="step", step="1")
     assert off.at.title and "projector" not in off.at.query_params
+
+
+@pytest.mark.parametrize(("page", "line", "intro"), [
+    ("compare", "**Compare the algorithms**", "The same rows grown four ways"),
+    ("partitions", "**Partitions of the plane**", "A tree that tests only thresholds"),
+    ("pruning", "**Pruning**", "Overfitting: a tree grown"),
+])
+def test_projector_mode_compacts_every_pages_header(open_app, page, line, intro):
+    # the Compare page kept its big title in projector mode; Partitions and Pruning put a
+    # paragraph of introduction above the plane and the tree (their first screen at 1280x720)
+    app = open_app(dataset="iris", algo="cart", page=page, projector="1")
+    app.assert_clean()
+    assert not app.at.title
+    assert any(m.value.startswith(line) for m in app.at.markdown)
+    captions = [c.value for c in app.at.caption]
+    assert (page == "compare") == any(c.startswith(intro) for c in captions)  # Compare's table is in view anyway
+    off = open_app(dataset="iris", algo="cart", page=page)
+    assert off.at.title and any(c.value.startswith(intro) for c in off.at.caption)
 
 
 def test_every_stepper_has_the_buttons_the_keys_press(open_app):
