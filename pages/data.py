@@ -30,7 +30,7 @@ def row_ui(frame) -> None:
 
 
 v = common.view()
-common.header(f"Data: {v.title}", v)
+common.header("Data" if common.projector() else f"Data: {v.title}", v)  # (the line names the data)
 if v.choices.is_upload:
     st.caption("Your uploaded file. It is read as text only; nothing in it is run.")
 else:
