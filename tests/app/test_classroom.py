@@ -22,22 +22,23 @@ def test_projector_mode_is_in_the_link_and_compacts_the_header(open_app):
     assert off.at.title and "projector" not in off.at.query_params
 
 
-@pytest.mark.parametrize(("page", "line", "intro"), [
+@pytest.mark.parametrize(("name", "line", "intro"), [
     ("data", "**Data** · **Iris** ·", "150 iris flowers"),  # (not "Data: Iris · Iris")
     ("compare", "**Compare the algorithms**", "The same rows grown four ways"),
     ("partitions", "**Partitions of the plane**", "A tree that tests only thresholds"),
     ("pruning", "**Pruning**", "Overfitting: a tree grown"),
 ])
-def test_projector_mode_compacts_every_pages_header(open_app, page, line, intro):
+def test_projector_mode_compacts_every_pages_header(open_app, name, line, intro):
+    # (not `page`: that is pytest-playwright's fixture, and the name would group this test with the browser's)
     # the Compare page kept its big title in projector mode; Partitions and Pruning put a
     # paragraph of introduction above the plane and the tree (their first screen at 1280x720)
-    app = open_app(dataset="iris", algo="cart", page=page, projector="1")
+    app = open_app(dataset="iris", algo="cart", page=name, projector="1")
     app.assert_clean()
     assert not app.at.title
     assert any(m.value.startswith(line) for m in app.at.markdown)
     captions = [c.value for c in app.at.caption]
-    assert (page in ("data", "compare")) == any(c.startswith(intro) for c in captions)  # their tables are in view
-    off = open_app(dataset="iris", algo="cart", page=page)
+    assert (name in ("data", "compare")) == any(c.startswith(intro) for c in captions)  # their tables are in view
+    off = open_app(dataset="iris", algo="cart", page=name)
     assert off.at.title and any(c.value.startswith(intro) for c in off.at.caption)
 
 
