@@ -110,9 +110,6 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
     rank = np.empty(longest)
     left_mass = np.empty(longest)
     cut_at = np.empty(longest, dtype=np.int64)
-    gini = rank_by == BY_GINI
-    squares_left_at = np.empty(longest if gini else 0)  # `_gini_whole_cuts`' first pass
-    squares_right_at = np.empty(longest if gini else 0)
     left = np.zeros(K)
     known = np.zeros(K)
     node_mass = np.zeros(K)
@@ -120,6 +117,10 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
     for c in range(K):
         if factor[c] != 1.0:
             whole_factor = False
+    # `_gini_whole_cuts`' first pass keeps each cut's sums of squares (only when it runs)
+    gini_whole = rank_by == BY_GINI and whole_factor and unit and not sized
+    squares_left_at = np.empty(longest if gini_whole else 0)
+    squares_right_at = np.empty(longest if gini_whole else 0)
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
@@ -215,6 +216,17 @@ def _sum_of_squares(weights):
 
 
 @njit(cache=True, inline="always")
+def _moved_left(left, known, c, squares_left, squares_right):
+    """A row of class c, weight 1, crosses the cut: the sums of squared class counts move by
+    exact integers, (l + 1)^2 = l^2 + 2l + 1 on the left and (r - 1)^2 = r^2 - 2r + 1 on the
+    right. Returns the new sums; `left` is updated."""
+    squares_left += 2.0 * left[c] + 1.0
+    squares_right += 1.0 - 2.0 * (known[c] - left[c])
+    left[c] += 1.0
+    return squares_left, squares_right
+
+
+@njit(cache=True, inline="always")
 def _ranked(value, reason):
     """A cut's rank: its value, or -inf when it breaks split rule `reason`."""
     return value if reason == OK else -np.inf
@@ -265,10 +277,7 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
             left_mass[count] = n_left
             cut_at[count] = p
             count += 1
-        c = cls[oa[p]]
-        squares_left += 2.0 * left[c] + 1.0
-        squares_right += 1.0 - 2.0 * (known[c] - left[c])
-        left[c] += 1.0
+        squares_left, squares_right = _moved_left(left, known, cls[oa[p]], squares_left, squares_right)
         n_left += 1.0
         previous = x
     worst = 99
@@ -329,7 +338,7 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
     n_left = 0.0
     count = 0
     worst = 99
-    # whole weights: the sums of squared class counts move by exact integers, row by row
+    # whole weights: the sums of squared class counts move row by row (`_moved_left`)
     squares_left = 0.0
     squares_right = _sum_of_squares(known)
     previous = va[s]
@@ -368,9 +377,7 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
         q = oa[p]
         c = cls[q]
         if whole:
-            squares_left += 2.0 * left[c] + 1.0
-            squares_right += 1.0 - 2.0 * (known[c] - left[c])
-            left[c] += 1.0
+            squares_left, squares_right = _moved_left(left, known, c, squares_left, squares_right)
             n_left += 1.0
             left_size += 1.0
         else:

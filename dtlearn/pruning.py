@@ -459,8 +459,9 @@ class _Training:
             if not work.is_leaf:
                 span[work.id] = (span[work.children[0].id][0], span[work.children[-1].id][1])
                 work.counts = sum(child.counts for child in work.children)
-                # the shares as `split` finds them (known / known.sum()), in plain Python: the same
-                # additions and divisions, without numpy's cost per call on 20,000 nodes
+                # the shares as `split` finds them (known / known.sum()), in plain Python: the
+                # counts are whole numbers here (every weight 1), so their sums are exact in any
+                # order, and the divisions are the same; numpy's cost per call was paid per node
                 known = [_total_and_most(child.counts)[0] for child in work.children]
                 total = sum(known)
                 work.fractions = tuple(k / total for k in known) if total > 0 else work.fractions
