@@ -11,6 +11,8 @@ measured side by side do not. The goals (the one-engine issue):
       ordinal codes (entropy)
   predict 100,000 rows: <= 5x DecisionTreeClassifier.predict
   the root's full candidate table at 100,000 rows (2.0 M candidates), in columns: < 2 s
+  the cost-complexity pruning path (fit and path): <= 1.0x DecisionTreeClassifier's
+      cost_complexity_pruning_path (its own fit and path), the path growing like the tree
 
     uv run python benchmarks/bench_fit.py                     # everything (1M rows: ~15 min)
     uv run python benchmarks/bench_fit.py --sizes 10000 100000 --repeat 3
@@ -141,6 +143,30 @@ def table(repeat: int) -> None:
           f"attribute's best rows ({len(first)}) written out: {min(times):.2f} s (goal < 2)")
 
 
+def pruning_path(sizes, repeat: int) -> None:
+    """Fit and the weakest-link sequence (every alpha), against scikit-learn's
+    cost_complexity_pruning_path, which fits and prunes in C."""
+    print("\ncost-complexity pruning path (fit + path), gini; best of", repeat)
+    print(f"{'rows':>9} {'dtlearn s':>10} {'of it path s':>13} {'sklearn s':>10} {'ratio':>6} {'alphas':>7} "
+          f"{'sklearn':>8}")
+    for n in sizes:
+        X, y, data = numeric_data(n)
+        paths = []
+
+        def ours():
+            tree = dtlearn.fit(data, "cart")
+            start = time.perf_counter()
+            path = dtlearn.cost_complexity_path(tree)
+            paths.append((time.perf_counter() - start, path))
+
+        mine, peer = best_of(repeat, ours, lambda: DecisionTreeClassifier(random_state=0)
+                             .cost_complexity_pruning_path(X, y))
+        alphas = DecisionTreeClassifier(random_state=0).cost_complexity_pruning_path(X, y).ccp_alphas
+        path_time, path = min(paths, key=lambda pair: pair[0])
+        print(f"{n:>9} {mine:>10.3f} {path_time:>13.3f} {peer:>10.3f} {mine / peer:>6.2f} "
+              f"{path['alpha'].nunique():>7} {len(np.unique(alphas)):>8}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
@@ -154,6 +180,7 @@ def main() -> None:
     categorical(args.repeat)
     predict(args.repeat)
     table(args.repeat)
+    pruning_path(args.sizes, args.repeat)
 
 
 if __name__ == "__main__":

@@ -663,69 +663,97 @@ def _risk(tree: Tree, node: Node, total: float, risk: str) -> float:
     mass = _mass(tree, node)
     if risk == "impurity" or tree.is_regression:
         return mass / total * node.impurity  # regression: MSE * w / W = SSE / W
-    adjusted = np.asarray(node.class_weights) * (1.0 if tree.class_factor is None else np.asarray(tree.class_factor))
-    return (mass - float(adjusted.max(initial=0.0))) / total
+    factor = tree.class_factor or (1.0,) * len(node.class_weights)
+    return (mass - max([0.0] + [w * f for w, f in zip(node.class_weights, factor)])) / total
 
 
 @dataclass(frozen=True)
 class WeakestLink:
     alpha: float  # g(t) of the pruned node
     node: Node
-    g: dict  # the smallest g(t) of the internal nodes at that moment (at most SHOWN of them)
     risk_node: float  # R(t)
     risk_subtree: float  # R(T_t)
     leaves: int  # |leaves(T_t)|
+    listed: _Listed = field(repr=False, compare=False)  # the sequence's smallest g at each link
+    number: int = 0  # this link's place in the sequence (0: the first)
+
+    @property
+    def g(self) -> dict:
+        """The smallest g(t) of the internal nodes at that moment (at most SHOWN of them), node id
+        -> g, ascending: made when asked for (a long sequence's tables would outweigh its tree)."""
+        return self.listed.at(self.number)
+
+
+@dataclass(frozen=True, eq=False)
+class _Listed:
+    """Each link's smallest g(t): positions in `ids`' pre-order (-1 after the last) and values."""
+
+    ids: np.ndarray  # node id of each pre-order position
+    positions: np.ndarray  # (links, SHOWN)
+    values: np.ndarray  # (links, SHOWN)
+
+    def at(self, k: int) -> dict:
+        listed = self.positions[k][self.positions[k] >= 0]
+        return dict(zip(self.ids[listed].tolist(), self.values[k, :len(listed)].tolist()))
 
 
 def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
     """The weakest-link sequence (Breiman et al. 1984): prune, one at a time, the internal node
     with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1). Ties in g go to the node
     first in growth order. Nodes are kept in pre-order, so a subtree is a range; each prune
-    updates R(T_t) and |leaves(T_t)| of its ancestors (compiled: `kernels.weakest_links`, a
-    deep tree's thousands of links each scan every node; tests/test_pruning.py checks every
-    link against g(t) recomputed on the tree pruned so far)."""
+    updates R(T_t) and |leaves(T_t)| of its ancestors (compiled: `kernels.weakest_links`;
+    tests/test_pruning.py checks every link against g(t) recomputed on the tree pruned so far)."""
     if risk not in ("impurity", "error"):
         raise ValueError("risk must be 'impurity' (scikit-learn) or 'error' (misclassification, rpart).")
     nodes = list(tree.root.walk())
+    n = len(nodes)
     position = {node.id: i for i, node in enumerate(nodes)}
-    end = np.arange(len(nodes))  # last position inside each node's subtree
-    for i in range(len(nodes) - 1, -1, -1):
-        if nodes[i].children:
-            end[i] = end[position[nodes[i].children[-1].id]]
     total = _mass(tree, tree.root)
-    own = np.array([_risk(tree, node, total, risk) for node in nodes])
-    leaf = np.array([node.is_leaf for node in nodes])
-    below = np.where(leaf, own, 0.0)
-    leaves = leaf.astype(np.int64)
-    for i in range(len(nodes) - 1, -1, -1):  # subtree sums, children before parents
-        if nodes[i].children:
-            kids = [position[c.id] for c in nodes[i].children]
-            below[i] = below[kids].sum()
-            leaves[i] = leaves[kids].sum()
+    own = [_risk(tree, node, total, risk) for node in nodes]
+    end, parent = list(range(n)), [-1] * n  # last position inside each node's subtree; parent's position
+    below, leaves = [0.0] * n, [0] * n
+    for i in range(n - 1, -1, -1):  # subtree sums, children before parents
+        children = nodes[i].children
+        if not children:
+            below[i], leaves[i] = own[i], 1
+            continue
+        kids = [position[c.id] for c in children]
+        for k in kids:
+            parent[k] = i
+        end[i] = end[kids[-1]]
+        below[i] = _added([below[k] for k in kids])
+        leaves[i] = sum(leaves[k] for k in kids)
     grown_order = {step.node_id: step.number for step in tree.steps}
     order = np.array([grown_order.get(node.id, 0) for node in nodes], dtype=np.int64)
-    parent = np.full(len(nodes), -1, dtype=np.int64)
-    for i, node in enumerate(nodes):
-        for child in node.children:
-            parent[position[child.id]] = i
-    internal = ~leaf
+    own, below, leaves = np.array(own, dtype=float), np.array(below, dtype=float), np.array(leaves, dtype=np.int64)
+    internal = np.array([bool(node.children) for node in nodes], dtype=bool)
     links = int(internal.sum())  # each link prunes at least one internal node
     picked, risk_subtree, n_leaves = np.empty(links, np.int64), np.empty(links), np.empty(links, np.int64)
     shown, shown_g = np.empty((links, SHOWN), np.int64), np.empty((links, SHOWN))
+    end, parent = np.array(end, dtype=np.int64), np.array(parent, dtype=np.int64)
     done = 0
     while internal[0]:  # compiled, a few hundred links at a time between the time budget's checks
         budget.check_time()
         done = kernels.weakest_links(own, below, leaves, end, parent, order, internal, 256,
                                      picked, risk_subtree, n_leaves, shown, shown_g, done)
-    sequence = []
-    for k in range(done):
-        i = int(picked[k])
-        alpha = float(shown_g[k, 0])
-        alpha = alpha if alpha > 1e-12 else 0.0  # rounding noise of a prune that changes nothing
-        listed = shown[k][shown[k] >= 0]
-        g = {nodes[int(p)].id: float(v) for p, v in zip(listed, shown_g[k, :len(listed)])}
-        sequence.append(WeakestLink(alpha, nodes[i], g, float(own[i]), float(risk_subtree[k]), int(n_leaves[k])))
-    return sequence
+    listed = _Listed(np.array([node.id for node in nodes], dtype=np.int64), shown[:done], shown_g[:done])
+    alphas, picked, risk_subtree, n_leaves = (shown_g[:done, 0].tolist(), picked[:done].tolist(),
+                                              risk_subtree[:done].tolist(), n_leaves[:done].tolist())
+    own = own.tolist()
+    return [WeakestLink(alpha if alpha > 1e-12 else 0.0,  # 0: rounding noise of a prune that changes nothing
+                        nodes[i], own[i], subtree, count, listed, k)
+            for k, (alpha, i, subtree, count) in enumerate(zip(alphas, picked, risk_subtree, n_leaves))]
+
+
+def _added(values: list) -> float:
+    """sum(values) added as numpy adds an array (in order below 8 numbers, pairwise from 8), so a
+    subtree's R(T_t) is the very number numpy would give."""
+    if len(values) < 8:
+        total = 0.0
+        for value in values:
+            total += value
+        return total
+    return float(np.sum(values))
 
 
 def cost_complexity_path(tree: Tree, risk: str = "impurity") -> pd.DataFrame:

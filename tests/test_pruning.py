@@ -18,6 +18,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import datasets
 from sklearn.datasets import make_regression
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -342,6 +344,103 @@ def test_the_compiled_weakest_link_sequence_follows_the_definition(name, algorit
     sequence = pruning.weakest_links(tree, risk)
     assert sequence
     _links_by_definition(tree, sequence, risk)
+
+
+
+def _drawn_tree(draw, shape: str):
+    """A tree in pre-order as `kernels.weakest_links` reads it: each node's parent, subtree end,
+    own risk R(t) (eighths: many ties in g), growth order, and leaf flags. `shape`: "bushy"
+    (two or three children, random), "caterpillar" (a deep chain: each split keeps one leaf and
+    one split child) or "mixed" (a bushy tree with a caterpillar hanging from it)."""
+    parent, children = [-1], [[]]
+    frontier, size = [0], draw(st.integers(3, 120))
+    while frontier and len(parent) < size:
+        node = frontier.pop(0 if shape == "bushy" else -1)
+        chain = shape == "caterpillar" or (shape == "mixed" and node > size // 3)
+        width = 2 if chain else draw(st.integers(0, 3))
+        if width < 2 and node != 0:
+            continue
+        kids = []
+        for _ in range(max(width, 2)):
+            parent.append(node)
+            children.append([])
+            kids.append(len(parent) - 1)
+        children[node] = kids
+        frontier += kids[-1:] if chain else kids
+    n = len(parent)
+    preorder, stack = [], [0]  # positions in pre-order, as the library numbers them
+    while stack:
+        node = stack.pop()
+        preorder.append(node)
+        stack.extend(reversed(children[node]))
+    position = {node: i for i, node in enumerate(preorder)}
+    parent_at = np.array([position[parent[node]] if parent[node] >= 0 else -1 for node in preorder], dtype=np.int64)
+    end = np.arange(n)
+    for i in range(n - 1, -1, -1):
+        kids = children[preorder[i]]
+        if kids:
+            end[i] = end[position[kids[-1]]]
+    leaf = np.array([not children[node] for node in preorder])
+    own = np.array(draw(st.lists(st.integers(0, 16), min_size=n, max_size=n)), dtype=float) / 8
+    order = np.array(draw(st.permutations(range(n))), dtype=np.int64)
+    return own, parent_at, end, leaf, order
+
+
+def _links_by_reference(own, parent, end, leaf, order, shown):
+    """The weakest-link sequence the slow, plain way: every link, g(t) of every internal node of
+    the tree pruned so far, sorted by (g, growth order, position)."""
+    n = len(own)
+    below, leaves = np.where(leaf, own, 0.0), leaf.astype(np.int64)
+    for i in range(n - 1, 0, -1):  # children after their parents in pre-order
+        below[parent[i]] += below[i]
+        leaves[parent[i]] += leaves[i]
+    internal = ~leaf
+    sequence = []
+    while internal[0]:
+        g = {j: (own[j] - below[j]) / (leaves[j] - 1) for j in np.flatnonzero(internal)}
+        ranked = sorted(g, key=lambda j: (g[j], order[j], j))[:shown]
+        i = ranked[0]
+        sequence.append((i, below[i], leaves[i], ranked, [g[j] for j in ranked]))
+        a = parent[i]
+        while a >= 0:
+            below[a] += own[i] - below[i]
+            leaves[a] -= leaves[i] - 1
+            a = parent[a]
+        below[i], leaves[i] = own[i], 1
+        internal[i:end[i] + 1] = False
+    return sequence
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_compiled_weakest_links_are_the_plain_sequence_exactly(data):
+    # kernels.weakest_links against the sequence worked out the plain way on drawn trees (bushy,
+    # a deep caterpillar, both): the same node, R(T_t), leaves and listed (g, node) at every
+    # link, bit for bit (g ties between nodes are decided on these numbers), called in batches
+    # of drawn sizes as pruning.weakest_links calls it between the time budget's checks.
+    from dtlearn import kernels
+    own, parent, end, leaf, order = _drawn_tree(data.draw, data.draw(st.sampled_from(["bushy", "caterpillar",
+                                                                                       "mixed"])))
+    shown = data.draw(st.sampled_from([1, 3, pruning.SHOWN]))
+    expected = _links_by_reference(own, parent, end, leaf, order, shown)
+    below, leaves = np.where(leaf, own, 0.0), leaf.astype(np.int64)
+    for i in range(len(own) - 1, 0, -1):
+        below[parent[i]] += below[i]
+        leaves[parent[i]] += leaves[i]
+    internal = ~leaf
+    links = int(internal.sum())
+    picked, risk_subtree, n_leaves = np.empty(links, np.int64), np.empty(links), np.empty(links, np.int64)
+    listed, listed_g = np.empty((links, shown), np.int64), np.empty((links, shown))
+    done = 0
+    while internal[0]:
+        done = kernels.weakest_links(own, below, leaves, end, parent, order, internal, data.draw(st.integers(1, 9)),
+                                     picked, risk_subtree, n_leaves, listed, listed_g, done)
+    assert done == len(expected)
+    for k, (i, subtree_risk, subtree_leaves, ranked, g) in enumerate(expected):
+        assert (picked[k], n_leaves[k]) == (i, subtree_leaves)
+        assert risk_subtree[k].tobytes() == np.float64(subtree_risk).tobytes()
+        assert list(listed[k][listed[k] >= 0]) == ranked
+        assert listed_g[k, :len(g)].tobytes() == np.array(g, dtype=float).tobytes()
 
 
 # --- (d) reduced-error pruning and validation pre-pruning, by hand --------------------------------------
