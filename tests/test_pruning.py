@@ -702,8 +702,10 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
                                                                                 monkeypatch):
     # J48 sorts the training rows down every node (O(rows x depth): 4 s on a 20,000-level chain);
     # when every row takes one path, _Training.assign_all routes them once and raised_errors
-    # sorts only the other branches' rows into the largest one. The trace (each decision, its
-    # numbers, the raised subtrees' counts) and the pruned tree must be J48's way's, exactly.
+    # sorts only the other branches' rows into the largest one (with no value missing, also
+    # after a raise has re-sorted rows: each still takes one path, weight 1). The trace (each
+    # decision, its numbers, the raised subtrees' counts) and the pruned tree must be J48's
+    # way's, exactly.
     data = {"noisy": noisy, "split_missing": split_missing}.get(name, lambda: None)()
     if name == "without_missing":
         data = noisy()
@@ -713,19 +715,24 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
     training = pruning._Training(tree)
     assert (pruning.single_paths(tree.flat, pruning.encode_training(tree.flat, training.encoded)) is not None) \
         == one_path
-    refused = []
-    errors_with = pruning._Training._errors_with
+    refused, sorted_whole = [], []
+    errors_with, branch_errors = pruning._Training._errors_with, pruning._Training.branch_errors
     monkeypatch.setattr(pruning._Training, "_errors_with",
                         lambda self, *a: refused.append(errors_with(self, *a)) or refused[-1])
+    monkeypatch.setattr(pruning._Training, "branch_errors",
+                        lambda self, *a: sorted_whole.append(1) or branch_errors(self, *a))
     fast = dtlearn.prune(tree, "pessimistic")
+    if training.complete:  # every raise's rows sorted the short way, before and after a raise
+        assert not sorted_whole
     with monkeypatch.context() as patched:  # the leaves found by routing, not read from growth
         patched.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
         routed = dtlearn.prune(tree, "pessimistic")
-        patched.setattr(pruning, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows
+        patched.setattr(pruning, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows,
+        patched.setattr(pruning._Training, "_errors_with", lambda self, *a: None)  # and every raise all of them
         slow = dtlearn.prune(tree, "pessimistic")
     assert pessimistic_trace(fast) == pessimistic_trace(routed) == pessimistic_trace(slow)
     if name == "without_missing":
-        assert "raise" in [s.action for s in fast.pruning_steps]
+        assert training.complete and "raise" in [s.action for s in fast.pruning_steps]
     if name == "split_missing":  # the other branch's rows miss c: sorted the J48 way
         assert None in refused
 
