@@ -277,7 +277,7 @@ def _prefix_losses(grown: Tree, sequence: list, data: Dataset) -> np.ndarray | N
         return None
     by_id = {node.id: node for node in grown.nodes()}
     size = max(by_id) + 1
-    parent, pruned_at = np.full(size, -1), np.full(size, len(sequence) + 1)
+    pruned_at = np.full(size, len(sequence) + 1)
     for m, link in enumerate(sequence, start=1):
         pruned_at[link.node.id] = m
     if grown.is_regression:
@@ -288,8 +288,6 @@ def _prefix_losses(grown: Tree, sequence: list, data: Dataset) -> np.ndarray | N
     else:
         classes = {c: i for i, c in enumerate(grown.classes)}
         truth = np.array([classes.get(label, -1) for label in labels_of(data.frame[data.target])])
-    for node in by_id.values():
-        parent[[child.id for child in node.children]] = node.id
     predicted = np.zeros(size, dtype=np.int64)
     if not grown.is_regression:
         for node in by_id.values():
@@ -300,16 +298,22 @@ def _prefix_losses(grown: Tree, sequence: list, data: Dataset) -> np.ndarray | N
             return (value[nodes] - y[which]) ** 2
         return (predicted[nodes] != truth[which]).astype(float)
 
+    # each node's nearest proper ancestor in the sequence (-1: none): a row climbs from one pruned
+    # node to the next, not through every node of its path (a deep tree has few links)
+    linked, up = (pruned_at <= len(sequence)).tolist(), [-1] * size
+    for node in by_id.values():  # pre-order: a parent before its children
+        nearest = node.id if linked[node.id] else up[node.id]
+        for child in node.children:
+            up[child.id] = nearest
+    up = np.array(up, dtype=np.int64)
     everyone = np.arange(len(data.frame))
     current = leaves(flat, rows).astype(np.int64)  # where each row is predicted so far
     change = np.zeros(len(sequence) + 2)
     total = loss(current, everyone).sum()
-    above = parent[current]
-    while (moving := above >= 0).any():  # up each row's path; a pruned ancestor takes over its rows
-        who, at = everyone[moving], above[moving]
-        takes = pruned_at[at] <= len(sequence)
-        who, at = who[takes], at[takes]
+    who, at = everyone, up[current]
+    while (climbing := at >= 0).any():  # up each row's path; each pruned ancestor takes over its rows
+        who, at = who[climbing], at[climbing]
         np.add.at(change, pruned_at[at], loss(at, who) - loss(current[who], who))
         current[who] = at
-        above = np.where(moving, parent[np.maximum(above, 0)], -1)
+        at = up[at]
     return (total + np.cumsum(change)[:len(sequence) + 1]) / len(data.frame)
