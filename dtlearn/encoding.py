@@ -136,6 +136,14 @@ class Encoded:
         return _LazyCodes(self.data.frame)
 
     @cached_property
+    def complete(self) -> bool:
+        """No attribute value is missing: every row goes down one branch of every test it meets,
+        with its whole weight (growth records each row's leaf; pruning re-sorts rows without
+        sharing them)."""
+        return not any(np.isnan(self.numeric(a)).any() if self.kind(a) == "numeric" else (self.codes(a) < 0).any()
+                       for a in self.attributes)
+
+    @cached_property
     def factor(self) -> np.ndarray:
         """Per-class multipliers (all 1 without priors or class weights)."""
         if self.is_regression:

@@ -168,13 +168,7 @@ class _Plan:
 def grow(encoded, settings) -> Grown:
     """Every node's decision, level by level (see the module docstring)."""
     plan = _Plan(encoded, settings)
-    return _grow_all(plan, _root(plan), record_leaves=_complete(plan))
-
-
-def _complete(plan: _Plan) -> bool:
-    """No attribute value is missing: every row goes down one branch of every test it meets."""
-    numeric = (plan.encoded.numeric(plan.encoded.attributes[j]) for j in plan.threshold)
-    return not (plan.codes < 0).any() and not any(np.isnan(values).any() for values in numeric)
+    return _grow_all(plan, _root(plan), record_leaves=encoded.complete)
 
 
 def _grow_all(plan: _Plan, level: _Level, record_leaves: bool = False) -> Grown:

@@ -1074,16 +1074,27 @@ def _heap_pop(hg, ho, hp, hv, size):
     return size
 
 
+@njit(cache=True, inline="always")
+def _g(own, below, leaves, j):
+    """g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1) of node j in the tree pruned so far."""
+    return (own[j] - below[j]) / (leaves[j] - 1)
+
+
+@njit(cache=True)
+def _heapify(hg, ho, hp, hv, size):
+    for at in range(size // 2 - 1, -1, -1):
+        _heap_down(hg, ho, hp, hv, size, at)
+
+
 @njit(cache=True)
 def _g_heap(own, below, leaves, order, internal, hg, ho, hp, hv):
     """A min-heap of every internal node's (g, order, position), version 0; returns its size."""
     size = 0
     for j in range(internal.shape[0]):
         if internal[j]:
-            hg[size], ho[size], hp[size], hv[size] = (own[j] - below[j]) / (leaves[j] - 1), order[j], j, 0
+            hg[size], ho[size], hp[size], hv[size] = _g(own, below, leaves, j), order[j], j, 0
             size += 1
-    for at in range(size // 2 - 1, -1, -1):
-        _heap_down(hg, ho, hp, hv, size, at)
+    _heapify(hg, ho, hp, hv, size)
     return size
 
 
@@ -1151,8 +1162,7 @@ def weakest_links(own, below, leaves, end, parent, order, internal, limit,
             leaves[a] -= lost
             version[a] += 1
             if not rebuild:
-                size = _heap_push(hg, ho, hp, hv, size, (own[a] - below[a]) / (leaves[a] - 1), order[a], a,
-                                  version[a])
+                size = _heap_push(hg, ho, hp, hv, size, _g(own, below, leaves, a), order[a], a, version[a])
             a = parent[a]
         below[i] = own[i]
         leaves[i] = 1
@@ -1174,11 +1184,10 @@ def _heap_again(own, below, leaves, parent, order, internal, version, pruned, hg
             kept += 1
     a = parent[pruned]
     while a >= 0:
-        hg[kept], ho[kept], hp[kept], hv[kept] = (own[a] - below[a]) / (leaves[a] - 1), order[a], a, version[a]
+        hg[kept], ho[kept], hp[kept], hv[kept] = _g(own, below, leaves, a), order[a], a, version[a]
         kept += 1
         a = parent[a]
-    for at in range(kept // 2 - 1, -1, -1):
-        _heap_down(hg, ho, hp, hv, kept, at)
+    _heapify(hg, ho, hp, hv, kept)
     return kept
 
 

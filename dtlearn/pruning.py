@@ -372,9 +372,6 @@ class _Training:
         self.origin = origin
         self.encoded = origin.encoded
         self.k = len(tree.classes)
-        encoded = self.encoded  # no value missing: however rows are re-sorted, each takes one path, weight 1
-        self.complete = not any(np.isnan(encoded.numeric(a)).any() if encoded.kind(a) == "numeric"
-                                else (encoded.codes(a) < 0).any() for a in encoded.attributes)
 
     def class_weights(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return np.bincount(self.encoded.y[rows], weights=weights, minlength=self.k).astype(float)
@@ -511,7 +508,7 @@ class _Training:
         (settled, or no value missing, so that a raise re-sorts rows without sharing them), only
         the rows of the other branches are sorted (big's own stay where they are): the same
         integer counts, without O(rows) work per node on a deep tree."""
-        if self.settled or self.complete:
+        if self.settled or self.encoded.complete:
             rest = [c.rows for c in node.children if c is not big]
             others = rest[0] if len(rest) == 1 else np.concatenate(rest)
             total = self._errors_with(big, others, cf)

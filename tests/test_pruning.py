@@ -722,7 +722,7 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
     monkeypatch.setattr(pruning._Training, "branch_errors",
                         lambda self, *a: sorted_whole.append(1) or branch_errors(self, *a))
     fast = dtlearn.prune(tree, "pessimistic")
-    if training.complete:  # every raise's rows sorted the short way, before and after a raise
+    if training.encoded.complete:  # every raise's rows sorted the short way, before and after a raise
         assert not sorted_whole
     with monkeypatch.context() as patched:  # the leaves found by routing, not read from growth
         patched.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
@@ -732,7 +732,7 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
         slow = dtlearn.prune(tree, "pessimistic")
     assert pessimistic_trace(fast) == pessimistic_trace(routed) == pessimistic_trace(slow)
     if name == "without_missing":
-        assert training.complete and "raise" in [s.action for s in fast.pruning_steps]
+        assert training.encoded.complete and "raise" in [s.action for s in fast.pruning_steps]
     if name == "split_missing":  # the other branch's rows miss c: sorted the J48 way
         assert None in refused
 
