@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Collection
 
 from .data import label
-from .shorten import INVISIBLE, LABEL_CHARS, shown, visible  # noqa: F401 (export.shown: the old name)
+from .shorten import INVISIBLE, LABEL_CHARS, LINE_CHARS, shown, visible, wrapped  # noqa: F401 (export.shown: the old name)
 
 if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
     from .tree import Node, Tree
@@ -55,11 +55,40 @@ def _counts(tree: Tree, node: Node) -> str:
     return ", ".join(parts) if parts else "no rows"
 
 
-def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False) -> str:
+def by_position(tree: Tree) -> bool:
+    """Whether the nodes write their class counts as one vector in the classes' order, as
+    scikit-learn's plot_tree does (`n = 214: [70, 76, 17, 13, 9, 29]`, the order in the drawing's
+    legend): when the root's counts, each named, would not fit on a label's line."""
+    return not tree.is_regression and len(_size_lines(tree, tree.root, False)[0]) > LINE_CHARS
+
+
+def _size_lines(tree: Tree, node: Node, vector: bool) -> list[str]:
+    """The label's lines for the node's size and class counts (`by_position`: as a vector)."""
+    size = f"n = {label(round(node.n, 2))}:"
+    if not vector:
+        return [f"{size} {_counts(tree, node)}"]
+    return _vector([label(round(w, 2)) for w in node.class_weights], size)
+
+
+def _vector(items: list[str], first: str) -> list[str]:
+    """`first [a, b, c]` as the lines of a label (`shorten.wrapped`)."""
+    items = list(items)
+    items[0], items[-1] = "[" + items[0], items[-1] + "]"
+    return wrapped(items, first)
+
+
+def _legend(tree: Tree) -> dict:
+    """Graph attributes of the legend of counts written `by_position`: the classes in order."""
+    lines = _vector([shown(c, 24) for c in tree.classes], "Class counts:")
+    text = "".join(f'{escape(line)}<BR ALIGN="LEFT"/>' for line in lines)
+    return {"label": f"<{text}>", "labelloc": "t", "labeljust": "l", "fontname": "Helvetica", "fontsize": "11"}
+
+
+def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False, vector: bool = False) -> str:
     e = escape
     written = f"{node.impurity:.12f}".rstrip("0").rstrip(".") if digits is None else f"{node.impurity:.{digits}f}"
     impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
-    size = f"n = {label(round(node.n, 2))}: {_counts(tree, node)}"
+    size = "<BR/>".join(e(line) for line in _size_lines(tree, node, vector))
     if node.status == "split":
         title = _bold(node.test.attribute)
         if node.test.kind == "threshold":
@@ -69,7 +98,7 @@ def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False
     else:
         title = f"<B>{e(shown(tree.target))} = {e(shown(node.prediction))}</B>"
     number = f'<FONT POINT-SIZE="9" COLOR="#555555">node {node.id}</FONT><BR/>' if numbers else ""
-    return f"<{number}{title}<BR/>{e(size)}<BR/>{e(impurity)}>"
+    return f"<{number}{title}<BR/>{size}<BR/>{e(impurity)}>"
 
 
 GRAPH = {"nodesep": "0.3", "rankdir": "TB", "ranksep": "0.45"}
@@ -88,6 +117,7 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
     hidden child subtree of a drawn node is one grey box that counts its nodes and leaves."""
     highlights = set(highlights)
     drawn_ids = None if visible is None else set(visible)
+    vector = by_position(tree)
     stack = [tree.root]
     while stack:  # pre-order with its own stack: any depth
         node = stack.pop()
@@ -100,7 +130,7 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
             attributes.update(HIGHLIGHTS)
         if node.id == highlight:  # red over blue
             attributes.update(HIGHLIGHT)
-        yield "node", (f"n{node.id}", _label(tree, node, digits, numbers), attributes)
+        yield "node", (f"n{node.id}", _label(tree, node, digits, numbers, vector), attributes)
         below = []  # the drawn nodes under this one, in order: its drawn children, and those a fold leads to
         for child in node.children:
             if drawn_ids is None or child.id in drawn_ids:
@@ -206,7 +236,8 @@ def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, num
     (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
     all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label;
     `visible` (e.g. `neighbourhood(tree, node_id)`) draws those nodes only, the rest folded."""
-    lines = ["digraph tree {", f"\tgraph {_attributes(GRAPH)}", f"\tnode {_attributes(NODE)}",
+    graph = {**GRAPH, **_legend(tree)} if by_position(tree) else GRAPH
+    lines = ["digraph tree {", f"\tgraph {_attributes(graph)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
     for kind, item in _nodes(tree, highlight, digits, numbers, highlights, visible):
         if kind == "node":
@@ -222,7 +253,8 @@ def to_graphviz(tree: Tree, highlight: int | None = None, highlights: Collection
     """The tree as a `graphviz.Digraph` (needs the graphviz package: the app's extra)."""
     import graphviz  # an optional package: the core writes DOT without it
 
-    dot = graphviz.Digraph("tree", graph_attr=GRAPH, node_attr=NODE, edge_attr=EDGE)
+    graph = {**GRAPH, **_legend(tree)} if by_position(tree) else GRAPH
+    dot = graphviz.Digraph("tree", graph_attr=graph, node_attr=NODE, edge_attr=EDGE)
     for kind, item in _nodes(tree, highlight, highlights=highlights):
         if kind == "node":
             name, label, attributes = item

@@ -9,7 +9,7 @@ reachable (node details, a tooltip, the Data page's row detail).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 # Zero-width, joiner and direction-changing characters (Unicode's Cf format controls a reader cannot
 # see), and Unicode's noncharacters (U+FDD0..U+FDEF, U+FFFE, U+FFFF and their like in every plane:
@@ -18,6 +18,10 @@ INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\uf
                        + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}"
                                  for plane in range(1, 17)) + "]")
 LABEL_CHARS = 40  # a name or value longer than this is cut where it is drawn
+# A line of a drawn label: longer lists (a node's class counts) are written more compactly or
+# wrapped. Six long class names made every node of a glass tree 90 characters wide, and a
+# projector showed its text 4 px high; iris's three classes (47 characters) still fit.
+LINE_CHARS = 48
 _MARK = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")
 _BRANCH_PREFIXES = ("<= ", "> ", "= ", "not in ", "in ")
 
@@ -78,3 +82,24 @@ def shown_names(names: Iterable, limit: int = LABEL_CHARS) -> list[str]:
             head = shown(name, limit - len(f" {n}")) + f" {n}"
         heads.append(head)
     return heads
+
+
+def wrapped(parts: Sequence[str], first: str = "", width: int = LINE_CHARS) -> list[str]:
+    """`first`, then `parts` separated by commas, as lines of at most `width` characters filled
+    in order, broken only after a comma (a part longer than that has a line of its own).
+
+    >>> wrapped(["5 No", "9 Yes"], "n = 14:")
+    ['n = 14: 5 No, 9 Yes']
+    >>> wrapped(["70 build wind float", "76 build wind non-float", "17 vehic wind float"], "n = 163:", 30)
+    ['n = 163: 70 build wind float,', '76 build wind non-float,', '17 vehic wind float']
+    """
+    words = [f"{part}," for part in parts[:-1]] + list(parts[-1:])
+    if first:
+        words = [f"{first} {words[0]}" if words else first] + words[1:]
+    lines: list[str] = []
+    for word in words:
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines

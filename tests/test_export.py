@@ -326,3 +326,54 @@ def test_the_first_rules_are_the_rules_first_written_and_the_rest_are_not_writte
     every = tree.rules()
     assert len(every) == tree.n_leaves
     assert tree.rules(3) == every[:3] and tree.rules(0) == [] and tree.rules(10 ** 6) == every
+
+
+def label_lines(dot: str, name: str) -> list[str]:
+    """The text lines of node `name`'s HTML-like label in DOT source (tags dropped)."""
+    label = re.search(rf"^\t{name} \[label=<(.*)> ", dot, re.M)[1]
+    return [re.sub(r"<[^>]+>", "", line) for line in label.split("<BR/>")]
+
+
+def test_many_long_class_names_are_counted_as_a_vector_with_a_legend():
+    """Glass has six classes whose names, each with its count, made a 90-character line in every
+    node (too wide to read on a projector); the nodes then write the counts as one vector in the
+    classes' order, as scikit-learn's plot_tree does, and the drawing's legend names that order.
+    The expected counts are the CSV's own, counted by pandas, at each node from the rows that
+    reach its leaves (`Tree.apply`)."""
+    from dtlearn.shorten import LINE_CHARS
+
+    data = dtlearn.load_dataset("glass")
+    tree = dtlearn.fit(data, "cart")
+    dot = tree.to_dot()
+    leaf_of_row = tree.apply(data.frame)
+    for node in tree.nodes():
+        reached = data.frame["Type"][pd.Series(leaf_of_row).isin([leaf.id for leaf in node.leaves()]).to_numpy()]
+        counts = reached.value_counts()
+        written = " ".join(label_lines(dot, f"n{node.id}")[1:-1])
+        assert written == f"n = {len(reached)}: [{', '.join(str(counts.get(c, 0)) for c in tree.classes)}]"
+    assert label_lines(dot, "n0")[1] == "n = 214: [70, 76, 17, 13, 9, 29]"
+    legend = re.search(r"^\tgraph \[.*label=<(.*?)> ", dot, re.M)[1]
+    lines = [line for line in legend.split('<BR ALIGN="LEFT"/>') if line]
+    assert " ".join(lines) == f"Class counts: [{', '.join(tree.classes)}]"
+    assert all(len(line) <= LINE_CHARS for line in lines)
+    svg = check_dot(dot)
+    if DOT:
+        assert "n = 214: [70, 76, 17, 13, 9, 29]" in svg_text(svg)
+
+
+def test_short_class_lists_stay_named_and_the_vector_wraps_for_many_classes(tennis, iris):
+    from dtlearn.shorten import LINE_CHARS
+
+    for data, algorithm, root in ((tennis, "id3", "n = 14: 5 No, 9 Yes"),
+                                  (iris, "cart", "n = 150: 50 setosa, 50 versicolor, 50 virginica")):
+        dot = dtlearn.fit(data, algorithm).to_dot()
+        assert label_lines(dot, "n0")[1] == root and "Class counts" not in dot  # 47 characters: one line
+    # 26 classes of 5 rows (a-z) on one number: the root's vector is 26 counts, wrapped
+    frame = pd.DataFrame({"x": range(130), "y": [chr(ord("a") + i // 5) for i in range(130)]})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart")
+    dot = tree.to_dot()
+    lines = label_lines(dot, "n0")[1:-1]
+    assert len(lines) > 1 and all(len(line) <= LINE_CHARS for line in lines)
+    assert " ".join(lines) == "n = 130: [" + ", ".join(["5"] * 26) + "]"
+    assert dot == dtlearn.export.to_graphviz(tree).source
+    check_dot(dot)
