@@ -52,6 +52,7 @@ def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
         text=[f"{r} ({s:.0%})" for r, s in zip(counts["rows"], counts["share"])], textposition="outside",
         cliponaxis=False, hovertemplate="%{customdata}: %{y} rows<extra></extra>",
     ))
+    fig.update_xaxes(type="category")  # classes named by numbers (0 / 1) are names, not an axis of numbers
     fig.update_yaxes(title="rows", rangemode="tozero")
     return _layout(fig, 360)
 
