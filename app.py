@@ -279,7 +279,8 @@ def dataset_ui() -> str:
     file = st.file_uploader("Your CSV or ARFF file", type=["csv", "arff"], key="upload_file",
                             max_upload_size=common.MAX_UPLOAD_MB)
     st.caption(f"Up to {common.MAX_UPLOAD_MB} MB, UTF-8. A CSV has a header row; an ARFF file (Weka's) declares "
-               "its attributes, and their declared values are kept. The last column is the target at first. "
+               "its attributes, and their declared values are kept. The last column is the target at first (the last "
+               "without empty cells, if it has some); rows without a value of the target are left out. "
                "Empty cells and `?` are missing values. An uploaded file stays in this browser tab: it cannot "
                "travel in a shared link.")
     pasted = st.text_area("…or paste a small table", key="paste_text", height=90,
@@ -326,16 +327,22 @@ def target_ui(source: str) -> str:
     columns = list(raw.frame.columns)
     if state.get("target_of") != source or state.get("target") not in columns:
         state["target"], state["target_of"] = raw.target, source
-    return st.selectbox("Target column", columns, key="target", on_change=_reset_step, format_func=shown,
-                        help="The column to predict: its values are the classes (a numeric target grows a "
-                             "regression tree with CART).")
+    target = st.selectbox("Target column", columns, key="target", on_change=_reset_step, format_func=shown,
+                          help="The column to predict: its values are the classes (a numeric target grows a "
+                               "regression tree with CART). Rows without a value in it are left out.")
+    for note in common.target_notes(source, target):
+        st.caption(md(note))
+    return target
 
 
 def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
     """Categorical / numeric / ignore for each attribute; returns the overrides of the inferred kinds.
     The menus are sent only while their expander is open; the kinds live in session state."""
     state = st.session_state
-    inferred = common.inferred_kinds(source, target)
+    try:
+        inferred = common.inferred_kinds(source, target)
+    except ValueError:  # a target dtlearn refuses (no values at all): `common.check` says why
+        return ()
     from_url = state.pop("url_kinds", {})
     box = st.expander("Attribute kinds", key="kinds_open", on_change="rerun")
     if box.open:

@@ -13,14 +13,15 @@ import re
 
 import pandas as pd
 
-from .data import DataError, Dataset, decode_bytes, read_bytes
+from .data import DataError, Dataset, decode_bytes, default_target, labelled, read_bytes
 
 NUMERIC_TYPES = ("numeric", "real", "integer")
 
 
 def read_arff(source, target: str | None = None) -> Dataset:
     """Read an ARFF table (path, bytes or file object) into a `Dataset`; `target` defaults to
-    the last attribute (Weka's default class).
+    the last attribute (Weka's default class; when it has gaps, the last one without:
+    `data.default_target`), and rows without a value of the target are left out (`data.labelled`).
 
     >>> data = read_arff(b"@relation r\\n@attribute a {x,y,z}\\n@attribute c {no,yes}\\n@data\\nx,no\\ny,yes\\n")
     >>> data.kinds["a"], list(data.frame["a"].cat.categories)
@@ -77,10 +78,12 @@ def _parse(text: str, target: str | None) -> Dataset:
         else:
             columns[name] = pd.Categorical(values, categories=domain)
     frame = pd.DataFrame(columns)
-    target = names[-1] if target is None else target
+    notes: tuple[str, ...] = ()
+    if target is None:
+        target, notes = default_target(frame)
     kinds = {name: ("numeric" if domain is None else "categorical")
              for name, domain in zip(names, domains) if name != target}
-    return Dataset(frame, target, kinds)
+    return labelled(frame, target, kinds, notes)
 
 
 _ATTRIBUTE = re.compile(r"@attribute\s+", re.IGNORECASE)

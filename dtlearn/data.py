@@ -125,6 +125,45 @@ class Dataset:
         return Dataset(self.frame[attributes + [self.target]], self.target, kinds, self.notes)
 
 
+def labelled(frame: pd.DataFrame, target: str, kinds: Mapping[str, str] | None = None,
+             notes: tuple[str, ...] = ()) -> Dataset:
+    """The `Dataset` of the rows that have a value of `target`. A row without one has no class to
+    learn from: it is left out, as Weka (`deleteWithMissingClass`) and rpart (`na.rpart`) leave it
+    out, and a note says which rows (`Dataset` itself refuses them). DataError when none has one.
+
+    >>> data = labelled(pd.DataFrame({"x": [1, 2, 3], "y": ["a", None, "b"]}), "y")
+    >>> len(data.frame), data.notes[0]
+    (2, "1 row without a value of 'y' is left out (data row 2): it has no class to learn from.")
+    """
+    if [str(c) for c in frame.columns].count(target) == 1:  # (else Dataset names the problem)
+        missing = frame[[c for c in frame.columns if str(c) == target][0]].isna().to_numpy()
+        if len(frame) and missing.all():
+            raise DataError(f"The target column '{target}' has no values: choose a column with classes as the target.")
+        if missing.any():
+            n = int(missing.sum())
+            rows = ", ".join(str(i + 1) for i in np.flatnonzero(missing)[:5]) + (", ..." if n > 5 else "")
+            notes = (*notes, f"{n} row{'s' if n != 1 else ''} without a value of '{target}' "
+                             f"{'are' if n != 1 else 'is'} left out (data row{'s' if n != 1 else ''} {rows}): "
+                             f"{'they have' if n != 1 else 'it has'} no class to learn from.")
+            frame = frame[~missing].reset_index(drop=True)
+    return Dataset(frame, target, kinds, notes)
+
+
+def default_target(frame: pd.DataFrame) -> tuple[str, tuple[str, ...]]:
+    """The target of a file read without one, and a note when it is not the last column: the
+    last column, unless some of its rows have no value; then the last column with a value in
+    every row, so that the table stays whole for whichever target is chosen next (an app's menu).
+    With no such column, the last one (`labelled` leaves its unlabelled rows out)."""
+    names = [str(c) for c in frame.columns]
+    complete = [name for name, column in zip(names, frame.columns) if not frame[column].isna().any()]
+    if not names or names[-1] in complete or not complete:
+        return (names[-1] if names else ""), ()
+    missing = int(frame[frame.columns[-1]].isna().sum())
+    return complete[-1], (f"The last column, '{names[-1]}', has {missing} row{'s' if missing != 1 else ''} without "
+                          f"a value, so the target is '{complete[-1]}', the last column with a value in every row. "
+                          "Choose the target column to learn something else.",)
+
+
 def histogram(values, max_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """(counts, edges) of a numeric column's known values: numpy's "auto" bins, at most
     `max_bins` of them (a million distinct values would otherwise give thousands); one bin for a
@@ -258,9 +297,11 @@ def _duplicates(names) -> str:
 def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None = None) -> Dataset:
     """Read a CSV table (path, bytes or file object) into a `Dataset`.
 
-    The header row names the columns; `target` defaults to the last column. Empty cells
-    and `?` are missing values. A column is numeric when every present value is a number.
-    Raises `DataError` (and nothing else) with a readable message when the input is unusable.
+    The header row names the columns; `target` defaults to the last column (to the last one with
+    a value in every row when the last has gaps: `default_target`), and rows without a value of
+    the target are left out (`labelled`); the notes say so. Empty cells and `?` are missing
+    values. A column is numeric when every present value is a number. Raises `DataError` (and
+    nothing else) with a readable message when the input is unusable.
 
     The separator is found from the header and the first lines (`_separator`): comma,
     semicolon or tab, whichever splits them into rows of the header's width (comma when in
@@ -352,10 +393,12 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
             notes.append(f"Decimal commas read as numbers in: {', '.join(converted)}.")
     typed = ((name, _typed(*columns.pop(name))) for name in header)
     frame = pd.DataFrame({name: pd.Series(cells, index=index, dtype=cells.dtype) for name, cells in typed}, index=index)
-    target = header[-1] if target is None else target
+    if target is None:
+        target, chosen = default_target(frame)
+        notes += chosen
     if target not in header:
         raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
-    return Dataset(frame, target, kinds, tuple(notes))
+    return labelled(frame, target, kinds, tuple(notes))
 
 
 def _records(text: str, separator: str):

@@ -95,8 +95,9 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
     task = settings.task or infer_task(data)
     if task == "regression":
         if settings.algorithm not in ("cart", "zaki") or settings.categorical_split != "subset":
-            raise DataError("Regression trees are CART's: choose the cart algorithm for a numeric target "
-                            "(or set Task to Classification to treat its values as classes).")
+            raise DataError(f"Regression trees are CART's, and '{data.target}' is a numeric target: choose the cart "
+                            "algorithm, another target column, or set Task to Classification to treat its values "
+                            "as classes.")
         if settings.priors is not None or settings.class_weight is not None:
             raise DataError("Class priors and class weights apply to classification, not regression.")
         if settings.min_purity is not None:

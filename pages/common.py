@@ -20,7 +20,7 @@ import streamlit as st
 
 import dtlearn
 from dtlearn import derivation
-from dtlearn.data import Dataset, label
+from dtlearn.data import Dataset, label, labelled
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.warmup import warm_up
@@ -242,9 +242,10 @@ def _prepared(source: str, target: str, kinds: tuple, raw: Dataset) -> Dataset:
 
 
 def _prepare(raw: Dataset, target: str, kinds: tuple) -> Dataset:
-    """The dataset with the chosen target and kinds; ignored attributes dropped."""
+    """The dataset with the chosen target and kinds (rows without a value of the target left out,
+    `dtlearn.data.labelled`, its note saying which); ignored attributes dropped."""
     inherited = {a: k for a, k in raw.kinds.items() if a != target}
-    data = Dataset(raw.frame, target, inherited)
+    data = labelled(raw.frame, target, inherited)
     given = dict(kinds)
     changed = {a: k for a, k in given.items() if k != "ignore"}
     if changed:
@@ -269,6 +270,15 @@ def is_regression(source: str, target: str, kinds: tuple) -> bool:
         return dtlearn.infer_task(prepared(source, target, kinds)) == "regression"
     except ValueError:
         return False
+
+
+def target_notes(source: str, target: str) -> tuple[str, ...]:
+    """What choosing `target` did to the table (its rows without a value left out), in words;
+    () when dtlearn refuses the target (`check` then says why)."""
+    try:
+        return _prepared(source, target, (), raw_dataset(source)).notes
+    except ValueError:
+        return ()
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)

@@ -86,7 +86,7 @@ def columns(draw, n: int) -> list[str]:
 @st.composite
 def targets(draw, n: int) -> list[str]:
     """The class column: a few classes, one class, one class per row, numbers (a regression
-    target), labels from the troublemakers, or with missing labels (which must be refused)."""
+    target), labels from the troublemakers, or with missing labels (those rows are left out)."""
     kind = draw(st.sampled_from(("few", "few", "one", "per_row", "numeric", "weird", "missing")))
     if kind == "few":
         return draw(st.lists(st.sampled_from(("yes", "no", "maybe")), min_size=n, max_size=n))

@@ -30,8 +30,7 @@ GOOD = b"outlook,windy,play\nSunny,1,No\nRain,0,Yes\n"
     (b"a,b\n", {}, r"^The table has a header but no data rows\.$"),
     (b"a,b\n,\n \n", {}, r"^The table has a header but no data rows\.$"),
     (b"a,b\n1,x\n", {"target": "c"}, r"^Unknown target column 'c'\. The columns are: a, b\.$"),
-    (b"a,b\n1,x\n2,\n3,?\n4,y\n", {},
-     r"The target column 'b' has missing labels \(data rows 2, 3\)\. Every row needs a class\."),
+    (b"a,b\n1,\n2,?\n", {"target": "b"}, r"^The target column 'b' has no values: choose a column with classes"),
     (b"a,b,a\n1,2,x\n", {}, r"^Duplicate column names: 'a'\. Give every column its own name\.$"),
     (b"a, a ,b\n1,2,x\n", {}, r"Duplicate column names: 'a'"),  # names are stripped first
     (b"a,,b\n1,2,x\n", {}, r"^Column 2 of the header has no name\.$"),
@@ -94,7 +93,7 @@ def test_parser_failures_are_data_errors():
     (pd.DataFrame({"y": ["x", "y"]}), "y", None, r"needs at least one attribute column besides the target"),
     (pd.DataFrame({"a": pd.Series([], dtype=float), "y": pd.Series([], dtype=object)}), "y", None,
      r"^The table has a header but no data rows\.$"),
-    (pd.DataFrame({"a": [1.0, 2.0], "y": ["x", None]}), "y", None, r"missing labels \(data rows 2\)"),
+    (pd.DataFrame({"a": [1.0, 2.0], "y": ["x", None]}), "y", None, r"missing labels \(data rows 2\)"),  # see labelled
     (pd.DataFrame({"a": [1.0] * 7, "y": [None] * 7}), "y", None, r"data rows 1, 2, 3, 4, 5, \.\.\.\)"),
     (pd.DataFrame([[1, 2, "x"]], columns=["a", "a", "y"]), "y", None, r"^Duplicate column names: 'a'\."),
     (pd.DataFrame({"a": [1.0, np.inf], "y": ["x", "y"]}), "y", None, r"Column 'a' holds an infinite number"),
@@ -149,6 +148,41 @@ def test_target_defaults_to_the_last_column():
     data = dtlearn.read_csv(GOOD, target="outlook")
     assert data.target == "outlook" and data.attributes == ("windy", "play")
     assert data.classes == ("Rain", "Sunny")
+
+
+# A Titanic-like file: the class column (survived) is not last, and the last (embarked) has gaps.
+TITANIC = b"name,survived,age,fare,embarked\nA,1,22,7.25,S\nB,0,,71.3,\nC,1,26,7.9,Q\nD,0,35,8.05,?\nE,1,,8.46,S\n"
+
+
+def test_rows_without_a_class_are_left_out_and_a_note_says_which():
+    # Weka's J48 (Instances.deleteWithMissingClass) and rpart (na.rpart) learn from the rows that
+    # have a class: here rows 2 and 4 of the file have no value of embarked
+    data = dtlearn.read_csv(TITANIC, target="embarked")
+    assert data.frame["name"].tolist() == ["A", "C", "E"] and data.classes == ("Q", "S")
+    assert data.notes[-1] == ("2 rows without a value of 'embarked' are left out (data rows 2, 4): "
+                              "they have no class to learn from.")
+    assert list(data.frame.index) == [0, 1, 2]  # positions, as every other Dataset's
+    assert dtlearn.read_csv(TITANIC, target="survived").frame["name"].tolist() == list("ABCDE")  # all five
+    arff = dtlearn.read_arff(b"@relation t\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,?\n3,y\n",
+                             target="c")
+    assert arff.frame["a"].tolist() == [1.0, 3.0] and "(data row 2)" in arff.notes[-1]
+    with pytest.raises(dtlearn.DataError, match="missing labels"):  # Dataset itself still refuses them
+        dtlearn.Dataset(pd.DataFrame({"a": [1.0, 2.0], "y": ["x", None]}), "y")
+
+
+def test_a_last_column_with_gaps_is_not_the_default_target():
+    # the table stays whole (a menu then offers every target with all its rows): the default is
+    # the last column with a value in every row, and the note says why
+    data = dtlearn.read_csv(TITANIC)
+    assert data.target == "fare" and len(data.frame) == 5
+    assert data.notes[-1].startswith("The last column, 'embarked', has 2 rows without a value, so the target is "
+                                     "'fare', the last column with a value in every row.")
+    arff = dtlearn.read_arff(b"@relation t\n@attribute a numeric\n@attribute b {p,q}\n@attribute c {x,y}\n"
+                             b"@data\n1,p,x\n2,q,?\n")
+    assert arff.target == "b" and len(arff.frame) == 2 and "'c', has 1 row without a value" in arff.notes[-1]
+    # no column without gaps: the last one, its unlabelled rows left out
+    data = dtlearn.read_csv(b"a,b\n1,x\n,?\n3,y\n")
+    assert data.target == "b" and data.frame["a"].tolist() == [1.0, 3.0]
 
 
 def test_sources_path_bytes_and_file_objects(tmp_path):

@@ -207,7 +207,8 @@ def test_tips_fits_a_regression_tree():
 
 @pytest.mark.parametrize("algorithm", ["id3", "c45"])
 def test_id3_and_c45_refuse_a_regression_target(algorithm):
-    with pytest.raises(ValueError, match="Regression trees are CART's: choose the cart algorithm"):
+    with pytest.raises(ValueError, match="^Regression trees are CART's, and 'tip' is a numeric target: choose the "
+                                         "cart algorithm, another target column, or set Task to Classification"):
         dtlearn.fit(dtlearn.load_dataset("tips"), algorithm)
     with pytest.raises(ValueError, match="Regression trees are CART's"):
         dtlearn.split_table(dtlearn.load_dataset("tips"), algorithm)
