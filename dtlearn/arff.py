@@ -2,9 +2,10 @@
 
 `read_arff` keeps what the header declares: a nominal attribute's values in their declared order,
 including values no row has (J48 still grows an empty branch for them, and a class declared but
-unused still counts as a class), and numbers declared nominal (`{0,1}`) stay categories. `?` is
-a missing value. Anything it cannot read raises `DataError` with the line it is on. Files are
-parsed as text only.
+unused still counts as a class), and numbers declared nominal (`{0,1}`) stay categories. A
+string or date attribute is read as categories (its values as written; a note says so). `?` is a
+missing value and `%` starts a comment, as in Weka. Anything it cannot read raises `DataError`
+with the line it is on. Files are parsed as text only.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import pandas as pd
 from .data import DataError, Dataset, decode_bytes, default_target, labelled, read_bytes
 
 NUMERIC_TYPES = ("numeric", "real", "integer")
+# read as categories, the values as written; such an attribute's domain is its type's name (a
+# nominal one's is its tuple of values, a number's None)
+TEXT_TYPES = ("string", "date")
 
 
 def read_arff(source, target: str | None = None) -> Dataset:
@@ -40,8 +44,8 @@ def _parse(text: str, target: str | None) -> Dataset:
     names, domains, rows = [], [], []
     in_data = False
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        line = raw.strip()
-        if not line or line.startswith("%"):
+        line = _uncommented(raw, number).strip()
+        if not line:
             continue
         lowered = line.lower()
         if not in_data:
@@ -61,6 +65,9 @@ def _parse(text: str, target: str | None) -> Dataset:
         if line.startswith("{"):
             raise DataError(f"Line {number}: sparse ARFF rows ({{index value, ...}}) are not supported.")
         cells = _cells(line, number)
+        if len(cells) == len(names) + 1 and re.fullmatch(r"\{\s*[^{}]*\}", cells[-1]):
+            raise DataError(f"Line {number}: an instance weight ({_short(cells[-1])}); dtlearn reads rows of weight 1 "
+                            "only: remove the weights.")
         if len(cells) != len(names):
             raise DataError(f"Line {number}: {len(cells)} values, but {len(names)} attributes are declared.")
         rows.append([_value(cell, domain, name, number) for cell, domain, name in zip(cells, domains, names)])
@@ -75,12 +82,17 @@ def _parse(text: str, target: str | None) -> Dataset:
         values = [row[j] for row in rows]
         if domain is None:
             columns[name] = pd.Series(values, dtype=float)
+        elif domain in TEXT_TYPES:
+            columns[name] = pd.Series(values, dtype=object)
         else:
             columns[name] = pd.Categorical(values, categories=domain)
     frame = pd.DataFrame(columns)
-    notes: tuple[str, ...] = ()
+    notes = tuple(f"'{name}' is a {kind} attribute: its values are read as categories, as written"
+                  f"{' (mark it ignore if it names each row)' if kind == 'string' else ', not as times'}."
+                  for name, kind in zip(names, domains) if kind in TEXT_TYPES)
     if target is None:
-        target, notes = default_target(frame)
+        target, chosen = default_target(frame)
+        notes += chosen
     kinds = {name: ("numeric" if domain is None else "categorical")
              for name, domain in zip(names, domains) if name != target}
     return labelled(frame, target, kinds, notes)
@@ -89,8 +101,9 @@ def _parse(text: str, target: str | None) -> Dataset:
 _ATTRIBUTE = re.compile(r"@attribute\s+", re.IGNORECASE)
 
 
-def _attribute(line: str, number: int) -> tuple[str, tuple[str, ...] | None]:
-    """(name, declared values) of an @attribute line; values None for a numeric attribute."""
+def _attribute(line: str, number: int) -> tuple[str, tuple[str, ...] | str | None]:
+    """(name, domain) of an @attribute line: its declared values, None for a numeric attribute,
+    'string' or 'date' for one read as text."""
     rest = _ATTRIBUTE.sub("", line, count=1).strip()
     name, rest = _token(rest, number)
     rest = rest.strip()
@@ -104,8 +117,11 @@ def _attribute(line: str, number: int) -> tuple[str, tuple[str, ...] | None]:
     kind = rest.split()[0].lower() if rest else ""
     if kind in NUMERIC_TYPES:
         return name, None
-    if kind in ("string", "date", "relational"):
-        raise DataError(f"Line {number}: '{name}' is a {kind} attribute; dtlearn reads numeric and nominal ones.")
+    if kind in TEXT_TYPES:
+        return name, kind
+    if kind == "relational":
+        raise DataError(f"Line {number}: '{name}' is a relational attribute (multi-instance data); dtlearn reads "
+                        "numeric, nominal, string and date ones.")
     raise DataError(f"Line {number}: '{name}' has no type dtlearn knows ('{_short(rest)}').")
 
 
@@ -157,6 +173,8 @@ def _cells(text: str, number: int) -> list[str]:
 def _value(cell: str, domain, name: str, number: int):
     if cell == "?":
         return None
+    if domain in TEXT_TYPES:
+        return cell
     if domain is None:
         try:
             return float(cell)
@@ -165,6 +183,26 @@ def _value(cell: str, domain, name: str, number: int):
     if cell not in domain:
         raise DataError(f"Line {number}: '{_short(cell)}' is not one of the values declared for '{name}'.")
     return cell
+
+
+def _uncommented(line: str, number: int) -> str:
+    """The line without its comment: `%` outside quotes to the end of the line (Weka's reader)."""
+    if "%" not in line:
+        return line
+    quote, i = None, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in ("'", '"'):
+            quote = c
+        elif c == "%":
+            return line[:i]
+        i += 1
+    return line
 
 
 def _short(text: str, width: int = 40) -> str:

@@ -74,7 +74,8 @@ def test_numbers_declared_nominal_stay_categories_and_quotes_are_read():
     (b"@relation r\n@attribute a {x,y}\n@attribute c {p,q}\n@data\nx,p\nz,q\n", "Line 6: 'z' is not one of the values"),
     (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\nten,p\n", "Line 5: 'a' is numeric"),
     (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p,3\n", "Line 5: 3 values, but 2"),
-    (b"@relation r\n@attribute a string\n@attribute c {p,q}\n@data\n", "Line 2: 'a' is a string attribute"),
+    (b"@relation r\n@attribute a relational\n@end a\n@attribute c {p,q}\n@data\n", "Line 2: 'a' is a relational"),
+    (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p,{2}\n", "Line 5: an instance weight"),
     (b"@relation r\n@attribute a {x,y\n@attribute c {p,q}\n@data\n", "Line 2: the values of 'a' are not closed"),
     (b"@relation r\n@attribute a numeric\n@attribute a {p,q}\n@data\n", "Line 3: attribute 'a' is declared twice"),
     (b"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n{0 1, 1 p}\n", "Line 5: sparse ARFF"),
@@ -88,3 +89,28 @@ def test_numbers_declared_nominal_stay_categories_and_quotes_are_read():
 def test_bad_arff_says_which_line(text, message):
     with pytest.raises(dtlearn.DataError, match=message):
         dtlearn.read_arff(text)
+
+
+def test_string_and_date_attributes_are_read_as_categories_and_percent_starts_a_comment():
+    # Weka's files often carry a string attribute (a name, an id) or a date; J48 itself refuses
+    # them, but a student's file should still open: their values are categories as written
+    text = b"""@relation passengers % the relation's name
+@attribute name string
+@attribute boarded date 'yyyy-MM-dd'
+@attribute fare numeric % in pounds
+@attribute survived {no, yes}
+@data
+'Ann Lee', '1912-04-10', 7.25, yes % first row
+Bob, '1912-04-11', ?, no
+'C%d', ?, 8.05, 'yes'
+"""
+    data = dtlearn.read_arff(text)
+    assert data.kinds == {"name": "categorical", "boarded": "categorical", "fare": "numeric"}
+    assert data.frame["name"].tolist() == ["Ann Lee", "Bob", "C%d"]  # a quoted % is a value
+    assert data.frame["boarded"].tolist()[:2] == ["1912-04-10", "1912-04-11"] and pd.isna(data.frame["boarded"][2])
+    assert data.frame["survived"].tolist() == ["yes", "no", "yes"]
+    assert data.notes == ("'name' is a string attribute: its values are read as categories, as written (mark it "
+                          "ignore if it names each row).",
+                          "'boarded' is a date attribute: its values are read as categories, as written, not as times.")
+    assert dtlearn.fit(data, "id3").root.test.attribute in data.attributes
+
