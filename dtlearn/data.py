@@ -387,6 +387,12 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
     columns, index = _cells(body, header), body.index
     del body  # the stripped strings live on in `columns` only
     notes = [SEPARATOR_NOTES[separator]] if separator in SEPARATOR_NOTES else []
+    if not header[0]:  # pandas' to_csv() writes its index first, with no name
+        if not _numbers_the_rows(*columns.pop("")):
+            raise DataError("Column 1 of the header has no name.")
+        header = header[1:]
+        notes.append("The first column has no name and numbers the rows 0, 1, 2, ...: an index saved with the "
+                     "table (pandas' to_csv), left out.")
     if separator != ",":  # with a comma separator a decimal comma would have split the cell
         converted = _read_decimal_commas(columns)
         if converted:
@@ -564,7 +570,7 @@ def _checked_header(header: list[str] | None, widths: np.ndarray, separator: str
         raise DataError("The file is empty.")
     header = [cell.strip() for cell in header]
     for position, column in enumerate(header, start=1):
-        if not column:
+        if not column and not (position == 1 and len(header) > 2):  # the first: a saved index? (`_parse`)
             hint = f" (a trailing {name}?)" if position == len(header) else ""
             raise DataError(f"Column {position} of the header has no name{hint}.")
     if len(set(header)) != len(header):
@@ -617,6 +623,11 @@ def _cells(body: pd.DataFrame, header: list[str]) -> dict[str, tuple[np.ndarray,
         values[missing] = None
         columns[name] = values, ~missing
     return columns
+
+
+def _numbers_the_rows(values: np.ndarray, present_at: np.ndarray) -> bool:
+    """Whether a column's cells are 0, 1, 2, ... in order (a DataFrame's default index, saved)."""
+    return bool(present_at.all()) and all(cell == str(i) for i, cell in enumerate(values))
 
 
 def _typed(values: np.ndarray, present_at: np.ndarray) -> np.ndarray:

@@ -185,6 +185,22 @@ def test_a_last_column_with_gaps_is_not_the_default_target():
     assert data.target == "b" and data.frame["a"].tolist() == [1.0, 3.0]
 
 
+def test_an_index_saved_by_pandas_is_left_out():
+    # df.to_csv() without index=False writes the index first under an empty name: the table a
+    # student saves from a notebook. A first column with no name that does not number the rows
+    # 0, 1, 2, ... is still refused.
+    tennis = dtlearn.load_dataset("tennis")
+    for separator in (",", ";"):
+        data = dtlearn.read_csv(tennis.frame.to_csv(sep=separator).encode())
+        assert data.attributes == tennis.attributes and data.target == "play"
+        assert data.frame.values.tolist() == tennis.frame.values.tolist()
+        assert data.notes[-1] == ("The first column has no name and numbers the rows 0, 1, 2, ...: an index saved "
+                                  "with the table (pandas' to_csv), left out.")
+    for raw in (b",a,b\n5,x,p\n6,y,q\n", b",a,b\n0,x,p\n2,y,q\n", b",a,b\n0,x,p\n,y,q\n"):
+        with pytest.raises(dtlearn.DataError, match=r"^Column 1 of the header has no name\.$"):
+            dtlearn.read_csv(raw)
+
+
 def test_sources_path_bytes_and_file_objects(tmp_path):
     path = tmp_path / "t.csv"
     path.write_bytes(GOOD)
