@@ -44,7 +44,7 @@ def _parse(text: str, target: str | None) -> Dataset:
     names, domains, rows = [], [], []
     in_data = False
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        line = _uncommented(raw, number).strip()
+        line = _uncommented(raw).strip()
         if not line:
             continue
         lowered = line.lower()
@@ -185,7 +185,7 @@ def _value(cell: str, domain, name: str, number: int):
     return cell
 
 
-def _uncommented(line: str, number: int) -> str:
+def _uncommented(line: str) -> str:
     """The line without its comment: `%` outside quotes to the end of the line (Weka's reader)."""
     if "%" not in line:
         return line

@@ -135,8 +135,9 @@ def labelled(frame: pd.DataFrame, target: str, kinds: Mapping[str, str] | None =
     >>> len(data.frame), data.notes[0]
     (2, "1 row without a value of 'y' is left out (data row 2): it has no class to learn from.")
     """
-    if [str(c) for c in frame.columns].count(target) == 1:  # (else Dataset names the problem)
-        missing = frame[[c for c in frame.columns if str(c) == target][0]].isna().to_numpy()
+    named = [c for c in frame.columns if str(c) == target]
+    if len(named) == 1:  # (else Dataset names the problem)
+        missing = frame[named[0]].isna().to_numpy()
         if len(frame) and missing.all():
             raise DataError(f"The target column '{target}' has no values: choose a column with classes as the target.")
         if missing.any():
@@ -156,8 +157,8 @@ def default_target(frame: pd.DataFrame) -> tuple[str, tuple[str, ...]]:
     With no such column, the last one (`labelled` leaves its unlabelled rows out)."""
     names = [str(c) for c in frame.columns]
     complete = [name for name, column in zip(names, frame.columns) if not frame[column].isna().any()]
-    if not names or names[-1] in complete or not complete:
-        return (names[-1] if names else ""), ()
+    if names[-1] in complete or not complete:
+        return names[-1], ()
     missing = int(frame[frame.columns[-1]].isna().sum())
     return complete[-1], (f"The last column, '{names[-1]}', has {missing} row{'s' if missing != 1 else ''} without "
                           f"a value, so the target is '{complete[-1]}', the last column with a value in every row. "

@@ -77,11 +77,14 @@ def _vector(items: list[str], first: str) -> list[str]:
     return wrapped(items, first)
 
 
-def _legend(tree: Tree) -> dict:
-    """Graph attributes of the legend of counts written `by_position`: the classes in order."""
+def _graph(tree: Tree) -> dict:
+    """The graph's attributes; with counts written `by_position`, their legend: the classes in order."""
+    if not by_position(tree):
+        return GRAPH
     lines = _vector([shown(c, 24) for c in tree.classes], "Class counts:")
     text = "".join(f'{escape(line)}<BR ALIGN="LEFT"/>' for line in lines)
-    return {"label": f"<{text}>", "labelloc": "t", "labeljust": "l", "fontname": "Helvetica", "fontsize": "11"}
+    return {**GRAPH, "label": f"<{text}>", "labelloc": "t", "labeljust": "l", "fontname": "Helvetica",
+            "fontsize": "11"}
 
 
 def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False, vector: bool = False) -> str:
@@ -236,8 +239,7 @@ def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, num
     (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
     all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label;
     `visible` (e.g. `neighbourhood(tree, node_id)`) draws those nodes only, the rest folded."""
-    graph = {**GRAPH, **_legend(tree)} if by_position(tree) else GRAPH
-    lines = ["digraph tree {", f"\tgraph {_attributes(graph)}", f"\tnode {_attributes(NODE)}",
+    lines = ["digraph tree {", f"\tgraph {_attributes(_graph(tree))}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
     for kind, item in _nodes(tree, highlight, digits, numbers, highlights, visible):
         if kind == "node":
@@ -253,8 +255,7 @@ def to_graphviz(tree: Tree, highlight: int | None = None, highlights: Collection
     """The tree as a `graphviz.Digraph` (needs the graphviz package: the app's extra)."""
     import graphviz  # an optional package: the core writes DOT without it
 
-    graph = {**GRAPH, **_legend(tree)} if by_position(tree) else GRAPH
-    dot = graphviz.Digraph("tree", graph_attr=graph, node_attr=NODE, edge_attr=EDGE)
+    dot = graphviz.Digraph("tree", graph_attr=_graph(tree), node_attr=NODE, edge_attr=EDGE)
     for kind, item in _nodes(tree, highlight, highlights=highlights):
         if kind == "node":
             name, label, attributes = item
