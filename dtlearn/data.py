@@ -30,6 +30,7 @@ SEPARATOR_NOTES = {
     ";": "Read as semicolon-separated (as European Excel saves CSV).",
     "\t": "Read as tab-separated (as a spreadsheet copies cells).",
 }
+_SEPARATOR_HINT = re.compile(r"[ \t]*sep=(.)[ \t]*(?:\n|$)", re.IGNORECASE)
 SNIFF_CHARS, SNIFF_ROWS = 65536, 20  # how much of the start the separator is judged on
 FIRST_CELLS = 1000  # a column's first present cells, checked before all of them
 # A number written with a comma as its decimal mark, as European Excel saves it: 3, -1,5, 0,25,
@@ -383,7 +384,13 @@ def _checked_text(text: str) -> str:
 
 def _parse(text: str, target: str | None, kinds) -> Dataset:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
-    separator = _separator(text)
+    hint = _SEPARATOR_HINT.match(text)
+    if hint:  # Excel's first line naming the separator ("sep=;"), which Excel itself obeys
+        if hint[1] not in SEPARATORS:
+            raise DataError(f"The first line, 'sep={hint[1]}', names a separator dtlearn does not read: "
+                            "use commas, semicolons or tabs.")
+        text = text[hint.end():]
+    separator = hint[1] if hint else _separator(text)
     header, body = _header_and_body(text, separator)
     columns, index = _cells(body, header), body.index
     del body  # the stripped strings live on in `columns` only

@@ -201,6 +201,18 @@ def test_an_index_saved_by_pandas_is_left_out():
             dtlearn.read_csv(raw)
 
 
+def test_excels_separator_line_is_obeyed():
+    # Excel writes (and reads) a first line "sep=;" naming the separator; it was read as the header
+    # ("Column 2 of the header has no name")
+    data = dtlearn.read_csv(b"\xef\xbb\xbfsep=;\r\nprice;colour;play\r\n1,5;red;no\r\n2;blue;yes\r\n")
+    assert data.attributes == ("price", "colour") and data.frame["price"].tolist() == [1.5, 2.0]
+    assert data.notes == ("Read as semicolon-separated (as European Excel saves CSV).",
+                          "Decimal commas read as numbers in: price.")
+    assert dtlearn.read_csv(b"sep=,\na,b,c\n1,x,p\n2,y,q\n").attributes == ("a", "b")
+    with pytest.raises(dtlearn.DataError, match=r"^The first line, 'sep=\|', names a separator dtlearn does not"):
+        dtlearn.read_csv(b"sep=|\na|b\n1|x\n")
+
+
 def test_sources_path_bytes_and_file_objects(tmp_path):
     path = tmp_path / "t.csv"
     path.write_bytes(GOOD)
