@@ -162,8 +162,8 @@ def default_target(frame: pd.DataFrame) -> tuple[str, tuple[str, ...]]:
         return names[-1], ()
     missing = int(frame[frame.columns[-1]].isna().sum())
     return complete[-1], (f"The last column, '{names[-1]}', has {missing} row{'s' if missing != 1 else ''} without "
-                          f"a value, so the target is '{complete[-1]}', the last column with a value in every row. "
-                          "Choose the target column to learn something else.",)
+                          f"a value, so the target was set to '{complete[-1]}', the last column with a value in every "
+                          "row (any column can be chosen as the target).",)
 
 
 def histogram(values, max_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:

@@ -175,8 +175,9 @@ def test_a_last_column_with_gaps_is_not_the_default_target():
     # the last column with a value in every row, and the note says why
     data = dtlearn.read_csv(TITANIC)
     assert data.target == "fare" and len(data.frame) == 5
-    assert data.notes[-1].startswith("The last column, 'embarked', has 2 rows without a value, so the target is "
-                                     "'fare', the last column with a value in every row.")
+    assert data.notes[-1] == ("The last column, 'embarked', has 2 rows without a value, so the target was set to "
+                              "'fare', the last column with a value in every row (any column can be chosen as the "
+                              "target).")
     arff = dtlearn.read_arff(b"@relation t\n@attribute a numeric\n@attribute b {p,q}\n@attribute c {x,y}\n"
                              b"@data\n1,p,x\n2,q,?\n")
     assert arff.target == "b" and len(arff.frame) == 2 and "'c', has 1 row without a value" in arff.notes[-1]
