@@ -85,6 +85,7 @@ def weight(value: float) -> str:
 
 
 TERMS_PER_LINE = 4  # a sum with more terms is broken over lines (KaTeX does not wrap)
+LIST_CHARS = 60  # a list written out in a formula (a node's classes) is broken over lines past this
 
 
 def _equation(lhs: str, *sides, note: str = "") -> str:
@@ -209,14 +210,27 @@ def _entropy_line(name: str, counts, value: float, digits: int | None) -> str:
 
 
 def node_counts(row: Mapping, classes: Sequence[str]) -> str:
-    """The node's rows by class: |D| = 14:  5 No, 9 Yes (and the unknown rows, if any)."""
+    """The node's rows by class: |D| = 14:  5 No, 9 Yes (and the unknown rows, if any); a list
+    longer than LIST_CHARS characters is broken over aligned lines (glass's six classes ran off a
+    projector's width)."""
     r = _row(row)
-    parts = [weight(c) + r"\ " + text(k) for c, k in zip(r.node, classes) if c > 0]
-    line = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad " + r",\ ".join(parts)
-    if r.has_missing:
-        line += (r"\qquad |D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }"
-                 + _attribute(r) + r"\text{ unknown)}")
-    return line
+    present = [(weight(c), k) for c, k in zip(r.node, classes) if c > 0]
+    head = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad "
+    unknown = ("|D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }" + _attribute(r)
+               + r"\text{ unknown)}") if r.has_missing else ""
+    lines: list[list[str]] = [[]]
+    width = 0
+    for w, k in present:
+        if lines[-1] and width + len(f", {w} {k}") > LIST_CHARS:
+            lines.append([])
+            width = 0
+        lines[-1].append(w + r"\ " + text(k))
+        width += len(f", {w} {k}")
+    if len(lines) == 1:
+        return head + r",\ ".join(lines[0]) + (r"\qquad " + unknown if unknown else "")
+    rows = [r",\ ".join(line) for line in lines]
+    return (r"\begin{aligned}" + head + "&" + r", \\ &".join(rows) + (r" \\ &" + unknown if unknown else "")
+            + r"\end{aligned}")
 
 
 def entropy_of_node(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS) -> str:
@@ -262,10 +276,14 @@ def textbook_note(exact: float, by_hand: float, digits: int | None) -> str:
 
 
 def _noted(line: str, exact: float, by_hand: float, digits: int | None) -> str:
-    """The line, with the textbook remark (if any) centred below it: on one line it would run
-    off a projector's width."""
-    note = textbook_note(exact, by_hand, digits)
-    return line if not note else r"\begin{gathered}" + line + r" \\ " + note + r"\end{gathered}"
+    """The line, with the textbook remark (if any) below it (`_below`)."""
+    return _below(line, textbook_note(exact, by_hand, digits))
+
+
+def _below(line: str, remark: str) -> str:
+    """The line, with a remark in words (if any) centred below it: beside it, the remark would
+    run off a projector's width."""
+    return line if not remark else r"\begin{gathered}" + line + r" \\ " + remark + r"\end{gathered}"
 
 
 def weighted_entropy(row: Mapping, digits: int | None = DIGITS) -> str:
@@ -293,8 +311,8 @@ def known_share(row: Mapping, digits: int | None = DIGITS) -> str | None:
     r = _row(row)
     if not r.has_missing:
         return None
-    return (r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho, digits)
-            + r"\quad\text{(share of rows whose }" + _attribute(r) + r"\text{ is known)}")
+    return _below(r"\rho = \frac{|\tilde D|}{|D|} = " + _fraction(r.n_known, r.n) + " = " + number(r.rho, digits),
+                  r"\text{(share of rows whose }" + _attribute(r) + r"\text{ is known)}")
 
 
 def information_gain(row: Mapping, digits: int | None = DIGITS) -> str:
@@ -331,10 +349,10 @@ def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
     if r.correction:
         count = weight(r.cuts) if not math.isnan(r.cuts) else r"\#"
         corrected = r.value("corrected_gain")
-        lines.append(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
-                     + number(gain, digits) + " - " + number(r.correction, 4 if digits == DIGITS else digits) + " = "
-                     + number(corrected, digits)
-                     + r"\quad\text{(C4.5's correction for choosing among " + count + r" thresholds)}")
+        lines.append(_below(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 " + count + "}{" + weight(r.n) + "} = "
+                            + number(gain, digits) + " - " + number(r.correction, 4 if digits == DIGITS else digits)
+                            + " = " + number(corrected, digits),
+                            r"\text{(C4.5's correction for choosing among " + count + r" thresholds)}"))
         gain, top = corrected, r"\mathrm{Gain}'"
     if info <= 0:
         lines.append(name + r" = 0\quad\text{(IV = 0: a single branch holds every row)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -45,7 +46,7 @@ def outlook():
 
 def result(line: str) -> str:
     """The number a derivation line arrives at (after its last '=')."""
-    line = line.split(r" \\ \text{(exact, rounded")[0]  # the textbook remark, on a line of its own
+    line = line.split(r" \\ \text{(")[0]  # a remark (the textbook's rounding, C4.5's correction), on its own line
     return line.rsplit("=", 1)[1].split(r"\quad")[0].replace(r"\end{aligned}", "").strip()
 
 
@@ -128,7 +129,7 @@ def test_c45_threshold_correction_is_shown():
     table = dtlearn.split_table(dtlearn.load_dataset("iris"), "c45")
     row = table[table["chosen"]].iloc[0]
     lines = dv.gain_ratio(row)
-    assert len(lines) == 2 and lines[0].startswith(r"\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 ")
+    assert len(lines) == 2 and lines[0].startswith(r"\begin{gathered}\mathrm{Gain}' = \mathrm{Gain} - \frac{\log_2 ")
     # the ratio after the correction is the score the table ranks by
     assert float(result(lines[1])) == pytest.approx(row["score"], abs=5e-4)
 
@@ -252,3 +253,26 @@ def test_a_long_sum_is_broken_over_lines():
     line = dv.split_information(row)
     assert line.startswith(r"\begin{aligned}\mathrm{IV}(\text{id}) &= ") and line.endswith(r"\end{aligned}")
     assert line.count(r"\\") == 3 and result(line) == f"{math.log2(9):.3f}"  # 9 terms: 4 + 4 + 1, then = value
+
+
+def test_long_lines_are_broken_for_a_projector():
+    """Glass (six long class names): the node's class list and C4.5's correction ran off the width
+    of a 1280x720 projector on one line; the list is broken into aligned lines of at most
+    LIST_CHARS characters of text, the correction's remark goes below its equation. The counts
+    are the CSV's own, counted by pandas."""
+    data = dtlearn.load_dataset("glass")
+    classes = dtlearn.fit(data, "c45").classes
+    table = dtlearn.split_table(data, "c45")
+    row = table[table["chosen"]].iloc[0]
+    counts = dv.node_counts(row, classes)
+    assert counts.startswith(r"\begin{aligned}|D| = 214:\quad &") and balanced(counts)
+    rows = counts.removesuffix(r"\end{aligned}").split(r":\quad &", 1)[1].split(r" \\ &")
+    plain = [re.sub(r"\\text\{([^}]*)\}", r"\1", line).replace(r"\ ", " ") for line in rows]
+    assert len(plain) > 1 and all(len(line) <= dv.LIST_CHARS for line in plain)
+    expected = pd.read_csv(Path(__file__).resolve().parents[1] / "datasets" / "glass.csv")["Type"].value_counts()
+    assert " ".join(plain) == ", ".join(f"{expected[c]} {c}" for c in classes)  # 70 build wind float, ...
+    correction, ratio = dv.gain_ratio(row)
+    assert correction.endswith(r" \\ \text{(C4.5's correction for choosing among " + str(int(row["cuts"]))
+                               + r" thresholds)}\end{gathered}")
+    assert dv.node_counts(dtlearn.split_table(dtlearn.load_dataset("tennis"), "id3").iloc[0], ("No", "Yes")) == \
+        r"|D| = 14:\quad 5\ \text{No},\ 9\ \text{Yes}"  # a short list stays on one line
