@@ -93,16 +93,6 @@ def visit_every_page(open_app, content: bytes, algorithm: str) -> None:
             clean(app, "pruning: steps")
 
 
-@pytest.mark.parametrize("name, algorithm", NAMED)
-def test_every_page_takes_a_named_shape(open_app, name, algorithm):
-    visit_every_page(open_app, SHAPES[name], algorithm)
-
-
-@pytest.mark.parametrize("index", range(DRAWN))
-def test_every_page_takes_a_drawn_file(open_app, index):
-    visit_every_page(open_app, drawn_files(DRAWN)[index], tuple(dtlearn.PRESETS)[index % len(dtlearn.PRESETS)])
-
-
 TARGETS_TRIED = 6  # columns of a file tried as its target (the first ones)
 
 
@@ -124,11 +114,16 @@ def every_target(open_app, content: bytes, algorithm: str) -> None:
         clean(app, f"target {column!r}: next")
 
 
+VISITS = pytest.mark.parametrize("visit", [visit_every_page, every_target], ids=["every page", "every target"])
+
+
+@VISITS
 @pytest.mark.parametrize("name, algorithm", NAMED)
-def test_any_column_of_a_named_shape_can_be_chosen_as_the_target(open_app, name, algorithm):
-    every_target(open_app, SHAPES[name], algorithm)
+def test_a_named_shape(open_app, visit, name, algorithm):
+    visit(open_app, SHAPES[name], algorithm)
 
 
+@VISITS
 @pytest.mark.parametrize("index", range(DRAWN))
-def test_any_column_of_a_drawn_file_can_be_chosen_as_the_target(open_app, index):
-    every_target(open_app, drawn_files(DRAWN)[index], tuple(dtlearn.PRESETS)[index % len(dtlearn.PRESETS)])
+def test_a_drawn_file(open_app, visit, index):
+    visit(open_app, drawn_files(DRAWN)[index], tuple(dtlearn.PRESETS)[index % len(dtlearn.PRESETS)])
