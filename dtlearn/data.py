@@ -157,8 +157,10 @@ def default_target(frame: pd.DataFrame) -> tuple[str, tuple[str, ...]]:
     every row, so that the table stays whole for whichever target is chosen next (an app's menu).
     With no such column, the last one (`labelled` leaves its unlabelled rows out)."""
     names = [str(c) for c in frame.columns]
+    if not frame[frame.columns[-1]].isna().any():  # the common case: no other column is looked at
+        return names[-1], ()
     complete = [name for name, column in zip(names, frame.columns) if not frame[column].isna().any()]
-    if names[-1] in complete or not complete:
+    if not complete:
         return names[-1], ()
     missing = int(frame[frame.columns[-1]].isna().sum())
     return complete[-1], (f"The last column, '{names[-1]}', has {missing} row{'s' if missing != 1 else ''} without "

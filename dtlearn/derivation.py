@@ -33,7 +33,7 @@ import pandas as pd
 from .data import Dataset, label, labels_of
 from .measures import SplitStats
 from .routing import branches
-from .shorten import LABEL_CHARS, shown, shown_branch
+from .shorten import LABEL_CHARS, grouped, shown, shown_branch
 from .steps import Growth
 
 _SPECIAL = {
@@ -218,17 +218,11 @@ def node_counts(row: Mapping, classes: Sequence[str]) -> str:
     head = "|" + r.node_name + "| = " + weight(r.n_known) + r":\quad "
     unknown = ("|D| = " + weight(r.n) + r"\ \text{(" + weight(r.missing) + r" with }" + _attribute(r)
                + r"\text{ unknown)}") if r.has_missing else ""
-    lines: list[list[str]] = [[]]
-    width = 0
-    for w, k in present:
-        if lines[-1] and width + len(f", {w} {k}") > LIST_CHARS:
-            lines.append([])
-            width = 0
-        lines[-1].append(w + r"\ " + text(k))
-        width += len(f", {w} {k}")
-    if len(lines) == 1:
-        return head + r",\ ".join(lines[0]) + (r"\qquad " + unknown if unknown else "")
-    rows = [r",\ ".join(line) for line in lines]
+    written = [w + r"\ " + text(k) for w, k in present]
+    lines = grouped([f"{w} {k}" for w, k in present], width=LIST_CHARS)  # broken where the text would be
+    if len(lines) <= 1:
+        return head + r",\ ".join(written) + (r"\qquad " + unknown if unknown else "")
+    rows = [r",\ ".join(written[i] for i in line) for line in lines]
     return (r"\begin{aligned}" + head + "&" + r", \\ &".join(rows) + (r" \\ &" + unknown if unknown else "")
             + r"\end{aligned}")
 

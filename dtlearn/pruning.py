@@ -460,7 +460,7 @@ class _Training:
                 # the shares as `split` finds them (known / known.sum()), in plain Python: the
                 # counts are whole numbers here (every weight 1), so their sums are exact in any
                 # order, and the divisions are the same; numpy's cost per call was paid per node
-                known = [_total_and_most(child.counts)[0] for child in work.children]
+                known = [_added(child.counts.tolist()) for child in work.children]
                 total = sum(known)
                 work.fractions = tuple(k / total for k in known) if total > 0 else work.fractions
             a, b = span[work.id]
@@ -606,7 +606,7 @@ def _pessimistic_step(tree, work: _Work, training: _Training, cf, raising, steps
     if not training.settled:  # a raise below may have re-sorted its rows since (the sums' order: the same numbers)
         work.counts = None
     here = training.counts(work)
-    child_sizes = [_total_and_most(training.counts(c))[0] for c in work.children]
+    child_sizes = [_added(training.counts(c).tolist()) for c in work.children]
     largest = child_sizes.index(max(child_sizes))  # the first of the largest, as np.argmax
     leaf = training.estimated(work, cf)
     subtree = sum(training.subtree_errors(child, cf) for child in work.children)

@@ -93,13 +93,34 @@ def wrapped(parts: Sequence[str], first: str = "", width: int = LINE_CHARS) -> l
     >>> wrapped(["70 build wind float", "76 build wind non-float", "17 vehic wind float"], "n = 163:", 30)
     ['n = 163: 70 build wind float,', '76 build wind non-float,', '17 vehic wind float']
     """
-    words = [f"{part}," for part in parts[:-1]] + list(parts[-1:])
-    if first:
-        words = [f"{first} {words[0]}" if words else first] + words[1:]
-    lines: list[str] = []
-    for word in words:
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
+    if not parts:
+        return [first] if first else []
+    words = _words(parts, first)
+    return [" ".join(words[i] for i in line) for line in grouped(parts, first, width)]
+
+
+def grouped(parts: Sequence[str], first: str = "", width: int = LINE_CHARS) -> list[list[int]]:
+    """The parts each line of `wrapped` holds, by index: for writing the same lines in another
+    form (a formula's LaTeX), broken where the text would be.
+
+    >>> grouped(["70 build wind float", "76 build wind non-float", "17 vehic wind float"], "n = 163:", 30)
+    [[0], [1], [2]]
+    """
+    lines: list[list[int]] = []
+    length = 0
+    for i, word in enumerate(_words(parts, first)):
+        if lines and length + 1 + len(word) <= width:
+            lines[-1].append(i)
+            length += 1 + len(word)
         else:
-            lines.append(word)
+            lines.append([i])
+            length = len(word)
     return lines
+
+
+def _words(parts: Sequence[str], first: str) -> list[str]:
+    """The parts as `wrapped` writes them: each but the last with its comma, the first after `first`."""
+    words = [f"{part}," for part in parts[:-1]] + list(parts[-1:])
+    if first and words:
+        words[0] = f"{first} {words[0]}"
+    return words
