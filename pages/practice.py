@@ -200,15 +200,21 @@ def guess_ui(v) -> None:
     leaf = "make it a leaf"
     answered = state["answered"].get(step.number)
     locked = answered is not None
-    choice = st.radio("What does the algorithm do here?", list(options) + [leaf], horizontal=True,
+    # nothing chosen at first: a preselected option was the right answer at some roots
+    choice = st.radio("What does the algorithm do here?", list(options) + [leaf], index=None, horizontal=True,
                       key=f"guess_attribute_{step.number}", disabled=locked, format_func=shown)
-    test = None
-    if choice != leaf and len(options.get(choice, ())) > 1:
+    test, needs_test = None, choice not in (None, leaf) and len(options.get(choice, ())) > 1
+    picked = None
+    if needs_test:
         best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
-        picked = st.selectbox("Which test?", (best,) + options[choice], key=f"guess_test_{step.number}_{choice}",
-                              disabled=locked, help="A candidate test of this attribute at this node.")
+        picked = st.selectbox("Which test?", (best,) + options[choice], index=None,
+                              key=f"guess_test_{step.number}_{choice}", disabled=locked,
+                              placeholder="Choose a test", help="A candidate test of this attribute at this node.")
         test = None if picked == best else picked
-    if st.button("Reveal", type="primary", disabled=locked, key=f"reveal_{step.number}"):
+    ready = choice is not None and (picked is not None or not needs_test)
+    wanted = None if ready or locked else "Choose a test first." if needs_test else "Choose an answer first."
+    if st.button("Reveal", type="primary", disabled=locked or not ready, key=f"reveal_{step.number}",
+                 help=wanted) and ready and not locked:
         result = quiz.check(step, None if choice == leaf else choice, test)
         state["answered"][step.number] = result
         state["score"] += result.points

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import math
 
-from tests.exact import entropy, info_gain
+import pytest
+from streamlit.testing.v1.element_tree import AppTestError
+
+from tests.exact import entropy, gini_gain, info_gain
 
 GAIN = info_gain([(3, 2), (0, 4), (2, 3)])
 
@@ -59,16 +62,51 @@ def test_check_the_attribute_and_the_threshold(open_app):
 def test_guess_keeps_score_and_reveals_the_table(open_app):
     app = open_app(dataset="tennis", algo="id3", page="practice", mode="guess")
     assert not app.at.exception
-    app.at.radio(key="guess_attribute_1").set_value("humidity")
+    app.at.radio(key="guess_attribute_1").set_value("humidity").run()  # Reveal is enabled once an answer is chosen
     submit(app, "Reveal")
     assert any("outlook" in e and "information gain" in e for e in app.errors), app.errors
     assert app.at.dataframe, "the table is revealed"
     assert any("Score: 0 of 1" in m.value for m in app.at.markdown)
     app.click("quiz_next")
-    app.at.radio(key="guess_attribute_2").set_value("humidity")  # Sunny: ID3 splits on humidity
+    app.at.radio(key="guess_attribute_2").set_value("humidity").run()  # Sunny: ID3 splits on humidity
     submit(app, "Reveal")
     assert any("Score: 1 of 2" in m.value for m in app.at.markdown)
     assert app.at.query_params["mode"] in ("guess", ["guess"])
+
+
+def test_nothing_is_preselected_and_reveal_needs_a_choice(open_app):
+    """A preselected first option was the right answer at PlayTennis's root (outlook, Mitchell 1997)."""
+    app = open_app(dataset="tennis", algo="id3", page="practice", mode="guess")
+    radio = app.at.radio(key="guess_attribute_1")
+    assert radio.value is None and radio.index is None
+    assert app.at.button(key="reveal_1").disabled
+    with pytest.raises(AppTestError, match="disabled"):  # as in a browser: a disabled button takes no click
+        app.at.button(key="reveal_1").click()
+    assert any("Score: 0 of 0" in m.value for m in app.at.markdown)
+    assert not app.at.success and not app.at.error
+    app.at.radio(key="guess_attribute_1").set_value("outlook").run()
+    assert not app.at.button(key="reveal_1").disabled
+
+
+def test_which_test_starts_empty(open_app):
+    """CART's binary tests: an attribute has several (PlayTennis's outlook: three subsets), so the
+    student picks one; the algorithm's own choice is offered, not preselected."""
+    app = open_app(dataset="tennis", algo="cart", page="practice", mode="guess")
+    app.at.radio(key="guess_attribute_1").set_value("outlook").run()
+    menu = app.at.selectbox(key="guess_test_1_outlook")
+    assert menu.value is None and any(o.startswith("its best test") for o in menu.options)
+    assert app.at.button(key="reveal_1").disabled
+    menu.set_value(next(o for o in menu.options if o.startswith("its best test"))).run()
+    app.click("reveal_1")
+    # CART's root: outlook in {Overcast} against the rest has the largest Gini gain of every two-way
+    # split of PlayTennis (Mitchell 1997's table; (No, Yes) counts of each side, exact fractions)
+    others = [[(3, 2), (2, 7)], [(2, 3), (3, 6)],  # outlook {Sunny}, {Rain}
+              [(4, 3), (1, 6)], [(2, 6), (3, 3)],  # humidity, wind
+              [(2, 2), (3, 7)], [(1, 3), (4, 6)], [(2, 4), (3, 5)]]  # temperature {Hot}, {Cool}, {Mild}
+    assert gini_gain([(0, 4), (5, 5)]) > max(gini_gain(split) for split in others)
+    assert any("Score: 1 of 1" in m.value for m in app.at.markdown)
+    assert [s.value.startswith("Right") for s in app.at.success] == [True]
+    assert app.at.selectbox(key="guess_test_1_outlook").disabled
 
 
 def test_worksheet_downloads_and_preview(open_app):
