@@ -11,7 +11,7 @@ from dtlearn import grading, quiz
 from dtlearn.data import label
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
-from pages import common, drawing
+from pages import common, drawing, quiz_state
 from pages.tables import candidate_text, display_table
 from pages.common import md
 
@@ -161,71 +161,94 @@ def show_grades(work, entries) -> None:
 
 # guess the next split ---------------------------------------------------------------------------
 
-def _quiz_state(v) -> dict:
-    """The quiz's progress, started afresh for another tree."""
-    key = (v.choices,)
-    state = st.session_state.get("quiz")
-    if state is None or state.get("key") != key:
-        state = {"key": key, "index": 0, "score": 0.0, "answered": {}}
-        st.session_state["quiz"] = state
-    return state
+LEAF_OPTION = "make it a leaf"
 
 
-def _next_question(state: dict) -> None:
-    state["index"] += 1
+def _quiz_key(v) -> tuple:
+    """This student's quiz of this tree: the key of its progress (pages/quiz_state.py). Writes the
+    browser's cookie the first time, so a reload finds the same student."""
+    token, note = quiz_state.student()
+    if quiz_state.sent_token() != token:
+        st.sidebar.html(quiz_state.cookie_script(token), unsafe_allow_javascript=True)  # (no gap in the page)
+    if note:
+        st.info(note)
+    return token, v.choices
 
 
-def _restart(state: dict) -> None:
-    state.update(index=0, score=0.0, answered={})
+def _next_question(key: tuple) -> None:
+    quiz_state.save(key, quiz_state.load(key).next())
+
+
+def _restart(key: tuple) -> None:
+    quiz_state.save(key, quiz_state.Progress())
+
+
+def _reveal(key: tuple, step, choice: str, test: str | None) -> None:
+    """Grade the answer and lock it."""
+    attribute = None if choice == LEAF_OPTION else choice
+    answer = quiz_state.Answer(step.number, attribute, test, quiz.check(step, attribute, test))
+    quiz_state.save(key, quiz_state.load(key).answered(answer))
+
+
+def _restore(key: str, value, options) -> None:
+    """A locked answer shown in its widget (a new session, after a reload, starts without it)."""
+    if value in options:
+        st.session_state[key] = value
 
 
 def guess_ui(v) -> None:
     tree = v.tree
     questions = quiz.questions(tree)
-    state = _quiz_state(v)
-    done = len(state["answered"])
-    st.markdown(f"**Score: {label(state['score'])} of {done}** · question {min(state['index'] + 1, len(questions))} "
-                f"of {len(questions)}")
-    if state["index"] >= len(questions):
-        st.success(f"The tree is complete: {label(state['score'])} points of {len(questions)}.")
-        st.button("Start again", on_click=_restart, args=(state,), key="quiz_restart")
+    key = _quiz_key(v)
+    progress = quiz_state.load(key)
+    index = min(progress.index, len(questions))
+    st.markdown(f"**Score: {label(progress.score)} of {len(progress.answers)}** · question "
+                f"{min(index + 1, len(questions))} of {len(questions)}")
+    if index >= len(questions):
+        st.success(f"The tree is complete: {label(progress.score)} points of {len(questions)}.")
+        st.button("Start again", on_click=_restart, args=(key,), key="quiz_restart")
         drawing.tree_chart(tree.at_step(tree.growth_steps).to_dot(digits=common.digits()), column_px=900)
         return
-    step = questions[state["index"]]
+    step = questions[index]
     before = tree.at_step(step.number - 1)
     drawing.tree_chart(before.to_dot(highlight=step.node_id, digits=common.digits()), column_px=900)
     st.caption("Red border: the node to decide. Dashed: not decided yet.")
     node_facts(tree, step)
     options = quiz.options(step)
-    leaf = "make it a leaf"
-    answered = state["answered"].get(step.number)
+    answered = progress.answer(step.number)
     locked = answered is not None
+    choices = list(options) + [LEAF_OPTION]
+    radio_key = f"guess_attribute_{step.number}"
+    if locked:
+        _restore(radio_key, LEAF_OPTION if answered.attribute is None else answered.attribute, choices)
     # nothing chosen at first: a preselected option was the right answer at some roots
-    choice = st.radio("What does the algorithm do here?", list(options) + [leaf], index=None, horizontal=True,
-                      key=f"guess_attribute_{step.number}", disabled=locked, format_func=shown)
-    test, needs_test = None, choice not in (None, leaf) and len(options.get(choice, ())) > 1
+    choice = st.radio("What does the algorithm do here?", choices, index=None, horizontal=True,
+                      key=radio_key, disabled=locked, format_func=shown)
+    test, needs_test = None, choice not in (None, LEAF_OPTION) and len(options.get(choice, ())) > 1
     picked = None
     if needs_test:
         best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
-        picked = st.selectbox("Which test?", (best,) + options[choice], index=None,
-                              key=f"guess_test_{step.number}_{choice}", disabled=locked,
+        tests = (best,) + options[choice]
+        test_key = f"guess_test_{step.number}_{choice}"
+        if locked:
+            _restore(test_key, best if answered.test is None else answered.test, tests)
+        picked = st.selectbox("Which test?", tests, index=None, key=test_key, disabled=locked,
                               placeholder="Choose a test", help="A candidate test of this attribute at this node.")
         test = None if picked == best else picked
     ready = choice is not None and (picked is not None or not needs_test)
     wanted = None if ready or locked else "Choose a test first." if needs_test else "Choose an answer first."
     if st.button("Reveal", type="primary", disabled=locked or not ready, key=f"reveal_{step.number}",
                  help=wanted) and ready and not locked:
-        result = quiz.check(step, None if choice == leaf else choice, test)
-        state["answered"][step.number] = result
-        state["score"] += result.points
+        _reveal(key, step, choice, test)
         st.rerun()
     if answered is not None:
-        show = st.success if answered.verdict == "right" else st.warning if answered.verdict == "half" else st.error
-        show(md(answered.message), icon=ICONS[answered.verdict])
+        guess = answered.guess
+        show = st.success if guess.verdict == "right" else st.warning if guess.verdict == "half" else st.error
+        show(md(guess.message), icon=ICONS[guess.verdict])
         if step.action == "split":
             table, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
             st.dataframe(table, hide_index=True, width="stretch", column_config=config)
-        st.button("Next question", on_click=_next_question, args=(state,), type="primary", key="quiz_next")
+        st.button("Next question", on_click=_next_question, args=(key,), type="primary", key="quiz_next")
 
 
 # grow it by hand ---------------------------------------------------------------------------------

@@ -86,6 +86,12 @@ class Store:
             raise found.value.kind(found.value.message)
         return found.value
 
+    def put(self, key, value) -> None:
+        """Store `value` under `key` in place of what was there (a value that changes: a quiz's progress)."""
+        with self._lock:
+            self._entries.pop(key, None)
+        self._make(key, lambda: value)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
