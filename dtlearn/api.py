@@ -69,7 +69,7 @@ def _cost_complexity(tree: Tree, alpha: float | None = None, cv: int | None = No
     if cv is not None:
         table = cost_complexity_cv(tree, cv, seed, risk) if cv_table is None else cv_table
         alpha = float(table.loc[table["chosen_1se" if one_se else "chosen"], "alpha"].iloc[0])
-        info.update(cv_table=table, one_se=one_se)
+        info.update(cv_table=table, one_se=one_se, one_se_threshold=one_se_threshold(table))
     return pruning.cost_complexity(tree, alpha, risk, info)
 
 
@@ -90,12 +90,20 @@ def cost_complexity_cv(tree: Tree, k: int = 5, seed: int = 0, risk: str = "impur
                                      subset(data, held_out), probes, risk)
     mean, se = errors.mean(axis=0), errors.std(axis=0, ddof=1) / np.sqrt(k)
     best = int(np.flatnonzero(mean <= mean.min() + 1e-12).max())  # ties: the simpler tree (larger alpha)
-    within = np.flatnonzero(mean <= mean[best] + se[best])
     table = pd.DataFrame({"alpha": alphas, "probe_alpha": probes, "n_leaves": path["n_leaves"],
                           "cv_error": mean, "cv_se": se})
     table["chosen"] = np.arange(len(table)) == best
-    table["chosen_1se"] = np.arange(len(table)) == within.max()
+    table["chosen_1se"] = np.arange(len(table)) == np.flatnonzero(mean <= one_se_threshold(table)).max()
     return table
+
+
+def one_se_threshold(table: pd.DataFrame) -> float:
+    """The 1-SE rule's bound (Breiman et al. 1984, 3.4.3): the lowest cross-validated error plus
+    its standard error, both of the `chosen` row of `cost_complexity_cv`'s table; `chosen_1se` is
+    the simplest subtree whose error is at most this. Pruning with `cv` records it as
+    `tree.pruning["one_se_threshold"]`."""
+    best = table.loc[table["chosen"]].iloc[0]
+    return float(best["cv_error"] + best["cv_se"])
 
 
 def _fold_errors(tree: Tree, train: Dataset, test: Dataset, probes: np.ndarray, risk: str) -> np.ndarray:
