@@ -5,7 +5,8 @@ import streamlit as st
 import dtlearn
 from pages import common, drawing, pruning_view
 from pages.common import md
-from pages.pruning_view import ACTION_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS, PruneChoice
+from pages.pruning_view import (ACTION_WORDS, AFTER_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS,
+                                PruneChoice)
 
 v = common.view()
 common.header("Pruning", v)
@@ -106,7 +107,6 @@ else:
 st.subheader("Step through the pruning")
 j = prune_step_ui(len(trace))
 shown = base if j == 0 else final.at_step(base.total_steps + j)  # base: the grown tree, its drawing made already
-upcoming = trace[j] if j < len(trace) else None
 done = trace[j - 1] if j else None
 if done is None:
     st.markdown(f"**Decision 0 of {len(trace)}:** the grown tree, before any pruning.")
@@ -115,13 +115,22 @@ else:
                 f"({md(' and '.join(done.path)) if done.path else 'the root'}) "
                 f"{ACTION_WORDS.get(done.action, done.action)}.**")
     st.info(md(done.reason))
-marked = upcoming.node_id if upcoming is not None else None
-# a tree over 40 nodes (tips: 435) drawn whole in the column was too small to read: drawn around the
-# node the decision is about (the final tree: around its root), or whole on request, as on the Tree page
+# the red border is on the node the heading names, drawn as that decision left it (a pruned node as
+# a leaf); decision 0 marks none. A tree over 40 nodes (tips: 435) drawn whole in the column was too
+# small to read: it is drawn around that node (before any decision: around the root), or whole on request
+marked = done.node_id if done is not None else None
 visible = common.visible_nodes(shown, marked if marked is not None else shown.root.id)
 drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True, visible=visible),
                    column_px=900)
-st.caption("Red border: the node the next decision is about." if marked is not None else "The final pruned tree.")
+if done is not None:
+    st.caption(f"Red border: node {done.node_id}, the node decision {j} is about: "
+               f"{AFTER_WORDS.get(done.action, ACTION_WORDS.get(done.action, done.action))}."
+               + (" This is the final pruned tree." if j == len(trace) else ""))
+elif trace:
+    st.caption("The grown tree: no node is marked yet. Each decision marks its node with a red border.")
+else:
+    st.caption("This method made no decision on this tree: the grown tree is the final tree.")
+
 
 if done is not None:
     left, right = st.columns(2, gap="large")

@@ -41,6 +41,9 @@ NOTES = {
 }
 ACTION_WORDS = {"prune": "replaced by a leaf", "raise": "replaced by its largest branch", "keep": "kept",
                 "collapse": "collapsed (C4.5)"}
+# what the drawn tree after a decision shows at the node that decision is about (marked red there)
+AFTER_WORDS = {"prune": "a leaf now", "raise": "its largest branch now in its place", "keep": "kept as it was",
+               "collapse": "a leaf now (collapsed)"}
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ and the pruned tree can feed the Tree page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import dtlearn
@@ -19,6 +21,60 @@ def _trace(data, algorithm, method, **options):
         return base, dtlearn.prune(base, method, validation=validation)
     base = dtlearn.fit(data, algorithm)
     return base, dtlearn.prune(base, method, **options)
+
+
+RED = dtlearn.export.HIGHLIGHT["color"]
+
+
+def red_nodes(tree: str) -> list[int]:
+    """The node numbers drawn with the highlight's red border (`App.trees()`: SVG or DOT)."""
+    if tree.lstrip().startswith("digraph"):
+        return [int(m[1]) for m in re.finditer(rf'^\s*n(\d+) \[label=<.*[ \[]color="{RED}"', tree, re.M)]
+    marked = []
+    for node in tree.split('class="node"')[1:]:  # each node's group: its outline is its first shape
+        outline = re.search(r"<(?:path|polygon) [^>]*>", node)[0]
+        if f'stroke="{RED}"' in outline:
+            marked.append(int(re.search(r">node (\d+)\b", node)[1]))
+    return marked
+
+
+def heading(app) -> str:
+    return next(text for m in app.at.markdown if (text := unescape(m.value)).startswith("**Decision "))
+
+
+def pruning_page(open_app, dataset, algorithm, method, step, **link):
+    app = open_app(dataset=dataset, algo=algorithm, page="pruning", prune_method=method, prune_step=str(step),
+                   **link)
+    app.assert_clean()
+    return app
+
+
+@pytest.mark.parametrize(("algorithm", "method", "options"), [
+    ("c45", "pessimistic", {"confidence": 0.25, "subtree_raising": True}),
+    ("cart", "cost_complexity", {"cv": 5, "one_se": True, "seed": 0}),  # the page's defaults
+])
+def test_the_red_border_is_on_the_node_the_heading_names(open_app, algorithm, method, options):
+    # The border was on the next decision's node while the heading spoke of the last one (iris
+    # C4.5 pessimistic, decision 1: "node 6 kept", border on node 3; iris CART cost-complexity,
+    # decision 1: "node 4 replaced by a leaf", border on node 6). The node the heading names is
+    # marked in the tree as that decision left it (a node replaced by a leaf: drawn as a leaf).
+    base, pruned = _trace(dtlearn.load_dataset("iris"), algorithm, method, **options)
+    trace = pruned.steps[base.total_steps:]
+    assert len(trace) >= 3
+    app = pruning_page(open_app, "iris", algorithm, method, 0)
+    assert heading(app).startswith(f"**Decision 0 of {len(trace)}:**")
+    assert red_nodes(app.trees()[0]) == []
+    for j in (1, 3, len(trace)):
+        app = pruning_page(open_app, "iris", algorithm, method, j)
+        named = int(re.match(rf"\*\*Decision {j} of {len(trace)}: node (\d+) ", heading(app))[1])
+        assert named == trace[j - 1].node_id
+        assert red_nodes(app.trees()[0]) == [named]
+        after = pruned.at_step(base.total_steps + j)
+        assert app.trees()[0] == drawn(after.to_dot(highlight=named, numbers=True))
+        node = next(n for n in after.nodes() if n.id == named)
+        assert node.is_leaf == (trace[j - 1].action == "prune")  # pruned: a leaf in the drawing
+        caption = " ".join(c.value for c in app.at.caption)
+        assert f"Red border: node {named}, the node decision {j} is about" in caption
 
 
 @pytest.mark.parametrize(("dataset", "algorithm", "method"), [
@@ -72,30 +128,37 @@ def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_colum
 
 def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(open_app):
     # tips' CART tree (435 nodes) was drawn whole in the column, its labels too small to read
-    # on a projector: it is drawn around the node the next decision is about, as the Tree page
-    # draws a large tree, and whole when asked; the final tree around its root.
+    # on a projector: it is drawn around the node the decision is about (before any decision:
+    # around the root), as the Tree page draws a large tree, and whole when asked.
     app = open_app(dataset="tips", algo="cart").page("pruning")
     app.set("selectbox", "prune_method", "cost_complexity")
     app.assert_clean()
     data = dtlearn.load_dataset("tips")
     base = dtlearn.fit(data, "cart")
     pruned = dtlearn.prune(base, "cost_complexity", cv=5, one_se=True, seed=0)  # the page's defaults
-    first = pruned.steps[base.total_steps].node_id
     assert base.n_nodes > 40
-    around = dtlearn.export.neighbourhood(base, first, 2)
-    assert app.trees()[0] == drawn(base.to_dot(highlight=first, numbers=True, visible=around))
+    around = dtlearn.export.neighbourhood(base, base.root.id, 2)
+    assert app.trees()[0] == drawn(base.to_dot(numbers=True, visible=around))
     assert len(around) < base.n_nodes / 4
     app.set("segmented_control", "tree_view", "the whole tree")
-    assert app.trees()[0] == drawn(base.to_dot(highlight=first, numbers=True))
+    assert app.trees()[0] == drawn(base.to_dot(numbers=True))
     assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])  # the link keeps the view
     linked = open_app(dataset="tips", algo="cart", page="pruning", prune_method="cost_complexity",
                       tree_view="the whole tree")
     assert linked.trees()[0] == app.trees()[0]
-    app.set("segmented_control", "tree_view", "around this node").click("prune_last")
+    app.set("segmented_control", "tree_view", "around this node").click("prune_next")
+    app.assert_clean()
+    first = pruned.steps[base.total_steps].node_id
+    after = pruned.at_step(base.total_steps + 1)
+    assert after.n_nodes > 40
+    assert app.trees()[0] == drawn(after.to_dot(highlight=first, numbers=True,
+                                                visible=dtlearn.export.neighbourhood(after, first, 2)))
+    app.click("prune_last")
     app.assert_clean()
     final = pruned.at_step(pruned.total_steps)
-    expected = final.to_dot(numbers=True, visible=dtlearn.export.neighbourhood(final, final.root.id, 2)
-                            if final.n_nodes > 40 else None)
+    last = pruned.pruning_steps[-1].node_id
+    expected = final.to_dot(highlight=last, numbers=True,
+                            visible=dtlearn.export.neighbourhood(final, last, 2) if final.n_nodes > 40 else None)
     assert app.trees()[0] == drawn(expected)
 
 
@@ -166,10 +229,11 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     trace = pruned.steps[base.total_steps:]
     assert trace and any(step.action == "prune" for step in trace)
     before = app.trees()[0]
-    assert before == drawn(pruned.at_step(base.total_steps).to_dot(highlight=trace[0].node_id, numbers=True))
+    assert before == drawn(pruned.at_step(base.total_steps).to_dot(numbers=True))  # no decision yet: none marked
     app.click("prune_next")
     app.assert_clean()
     first = trace[0]
+    assert app.trees()[0] == drawn(pruned.at_step(base.total_steps + 1).to_dot(highlight=first.node_id, numbers=True))
     assert any(first.reason[:40] in text for text in [i.value.replace("\\", "") for i in app.at.info])
     details = app.frames()[0]
     shown = dict(zip(details["quantity"], details["value"]))
@@ -177,8 +241,8 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
     app.click("prune_last")
     after = app.trees()[0]
-    last = pruned.at_step(pruned.total_steps).to_dot(numbers=True)
-    assert after == drawn(last), "the last decision shows the pruned tree"
+    last = pruned.at_step(pruned.total_steps).to_dot(highlight=trace[-1].node_id, numbers=True)
+    assert after == drawn(last), "the last decision shows the pruned tree, its node marked"
     assert node_count(after) < node_count(before)
 
 
