@@ -96,7 +96,7 @@ if result.validation is not None and not base.is_regression:
     numbers += [("Validation accuracy, pruned", f"{after:.3f}", f"grown: {before:.3f}"),
                 ("Rows: train / validation", f"{len(result.train.frame)} / {len(result.validation.frame)}", None)]
 elif final.pruning.get("alpha") is not None:
-    numbers.append(("α", f"{final.pruning['alpha']:.4f}", None))
+    numbers.append(("chosen α", pruning_view.number(final.pruning["alpha"]), None))
 if projector:  # one line: four metrics in a quarter of the width each cut their labels at 125 %
     st.markdown(f"**{md(METHODS[choice.method])}** · " + " · ".join(
         f"{name} **{value}**" + (f" ({extra})" if extra else "") for name, value, extra in numbers))
@@ -114,7 +114,9 @@ else:
     st.markdown(f"**Decision {j} of {len(trace)}: node {done.node_id} "
                 f"({md(' and '.join(done.path)) if done.path else 'the root'}) "
                 f"{ACTION_WORDS.get(done.action, done.action)}.**")
-    st.info(md(done.reason))
+    # cost-complexity: the cut link's g(t) and the chosen α, named apart, in place of the reason's one line
+    cost_complexity = choice.method == "cost_complexity"
+    st.info(pruning_view.alpha_lines(done, final, not projector) if cost_complexity else md(done.reason))
 # the red border is on the node the heading names, drawn as that decision left it (a pruned node as
 # a leaf); decision 0 marks none. A tree over 40 nodes (tips: 435) drawn whole in the column was too
 # small to read: it is drawn around that node (before any decision: around the root), or whole on request
@@ -131,17 +133,19 @@ elif trace:
 else:
     st.caption("This method made no decision on this tree: the grown tree is the final tree.")
 
-
 if done is not None:
-    left, right = st.columns(2, gap="large")
-    table = pruning_view.details_table(final, done)
+    table, g = pruning_view.details_table(final, done), pruning_view.g_table(base, done)
+    left, right = st.columns(2 if g is None else [2, 3], gap="medium")  # g(t)'s four columns: the wider part
     if table is not None:
         left.markdown("**The numbers that decided it**")
         left.dataframe(table, hide_index=True, width="stretch")
-    g = pruning_view.g_table(base, done)
     if g is not None:
         right.markdown("**g(t) of every internal node** (the smallest is the weakest link)")
-        right.dataframe(g, hide_index=True, width="stretch")
+        right.dataframe(g, hide_index=True, width="stretch", column_config={
+            "node": st.column_config.NumberColumn("node", width="small"),
+            "where": st.column_config.TextColumn("where (last test)", width="medium"),
+            "g(t)": st.column_config.TextColumn("g(t)", width="small"),
+            "weakest": st.column_config.CheckboxColumn("weakest", width="small")})
 
 st.subheader("Charts")
 if result.curve is not None and not base.is_regression:

@@ -12,8 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import dtlearn
+from dtlearn import shorten
 from pages import common
-from pages.common import Choices
+from pages.common import Choices, md
 
 METHODS = {
     "reduced_error": "Reduced-error (validation set)",
@@ -44,6 +45,9 @@ ACTION_WORDS = {"prune": "replaced by a leaf", "raise": "replaced by its largest
 # what the drawn tree after a decision shows at the node that decision is about (marked red there)
 AFTER_WORDS = {"prune": "a leaf now", "raise": "its largest branch now in its place", "keep": "kept as it was",
                "collapse": "a leaf now (collapsed)"}
+# a step's details named as a student reads them: cost-complexity records the cut link's g(t) as the
+# alpha at which it is pruned, which is not the alpha chosen for the final tree
+QUANTITY_WORDS = {"alpha": "g(t) of this link", "R(T_t)": "R(T_t)", "leaves": "|T_t| (leaves under it)", "U_CF": "U_CF"}
 
 
 @dataclass(frozen=True)
@@ -148,18 +152,54 @@ def pruned(choices: Choices, prune: PruneChoice, pair: tuple | None = None) -> P
     return _pruned(c.source, c.target, c.kinds, algorithm, settings, prune.method, prune.options, pair)
 
 
+def number(value: float) -> str:
+    """An alpha or g(t) as the page writes it: four decimals, or three significant digits below
+    0.001 (a large tree's first links), so that no positive value reads 0.0000."""
+    if value == 0:
+        return "0"
+    return f"{value:.4f}" if abs(value) >= 1e-3 else f"{value:.3g}"
+
+
+def alpha_lines(step, final: dtlearn.Tree, symbols: bool = True) -> str:
+    """A cost-complexity decision told with its two numbers named apart (Breiman et al. 1984): the
+    cut link's g(t), the alpha at which that prune happens, and the alpha chosen for the final tree.
+    `symbols=False` (a projector) leaves out g(t)'s formula in symbols, keeping its numbers."""
+    d, pruning = step.details, final.pruning
+    g, alpha = number(d["alpha"]), number(pruning["alpha"])
+    how = "by hand"
+    if "cv_table" in pruning:
+        how = "cross-validation, " + ("1-SE rule" if pruning.get("one_se") else "lowest error")
+    formula = ("= (R(t) − R(T_t)) / (|T_t| − 1) " if symbols else "") + \
+        f"= ({number(d['R(t)'])} − {number(d['R(T_t)'])}) / ({d['leaves']} − 1) ="
+    leaves = f"{final.n_leaves} lea{'f' if final.n_leaves == 1 else 'ves'}"
+    return (f"**This link's g(t)** {md(formula)} **{g}**, the smallest: node {step.node_id} is pruned once α "
+            f"reaches {g}.  \n**The chosen α = {alpha}** ({how}) prunes every link with g(t) ≤ {alpha}: "
+            f"{leaves} stay.")
+
+
 def details_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
     """The numbers behind one pruning step, one row each (g(t) of every node: its own table)."""
     rows = []
     for key, value in step.details.items():
         if key in ("g", "candidates"):
             continue
+        name = QUANTITY_WORDS.get(key, key.replace("_", " "))
         if isinstance(value, dict):
-            text = ", ".join(f"{name}: {dtlearn.data.label(round(v, 3))}" for name, v in value.items())
-            rows.append({"quantity": key.replace("_", " "), "value": text})
+            text = ", ".join(f"{label}: {dtlearn.data.label(round(v, 3))}" for label, v in value.items())
+            rows.append({"quantity": name, "value": text})
         else:
-            rows.append({"quantity": key.replace("_", " "), "value": dtlearn.data.label(round(float(value), 4))})
+            value = float(value)  # a tiny g(t) or R(t) (tips: 8.2e-07) is not rounded to 0
+            text = dtlearn.data.label(round(value, 4)) if value == 0 or abs(value) >= 1e-3 else number(value)
+            rows.append({"quantity": name, "value": text})
     return pd.DataFrame(rows) if rows else None
+
+
+def where(node) -> str:
+    """A node's place in few characters: the last test on its path (the node number says the rest)."""
+    if node is None or not node.path:
+        return "root"
+    last = shorten.shown(node.path[-1], shorten.LABEL_CHARS)
+    return last if len(node.path) == 1 else f"… {last}"
 
 
 def g_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
@@ -168,8 +208,9 @@ def g_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
     if not values:
         return None
     nodes = {node.id: node for node in tree.nodes()}
-    return pd.DataFrame([{"node": i, "where": " and ".join(nodes[i].path) if i in nodes and nodes[i].path else "root",
-                          "g(t)": round(g, 6), "weakest": i == step.node_id} for i, g in values.items()])
+    # g(t) written as the decision's line writes it (a tips link's 3.07e-07 is not 0.0000)
+    return pd.DataFrame([{"node": i, "where": where(nodes.get(i)), "g(t)": number(g),
+                          "weakest": i == step.node_id} for i, g in values.items()])
 
 
 def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: float) -> go.Figure:

@@ -77,6 +77,37 @@ def test_the_red_border_is_on_the_node_the_heading_names(open_app, algorithm, me
         assert f"Red border: node {named}, the node decision {j} is about" in caption
 
 
+def test_a_cost_complexity_decision_names_g_and_alpha_apart_with_dtlearns_numbers(open_app):
+    # The weakest link's g(t) was labelled "alpha = 0.0065" in the numbers' table, under the
+    # chosen "α 0.0297", and the g(t) column was off-screen at 1280 px. g(t) of the cut link is
+    # the alpha at which that prune happens; the chosen alpha picks the final subtree (Breiman et
+    # al. 1984): both are in the decision's box, each with its name; the g(t) table has four columns.
+    base, pruned = _trace(dtlearn.load_dataset("iris"), "cart", "cost_complexity", cv=5, one_se=True, seed=0)
+    trace = pruned.steps[base.total_steps:]
+    alpha = pruned.pruning["alpha"]
+    for j in (1, 3):
+        step = trace[j - 1]
+        g = step.details["alpha"]
+        assert g < alpha
+        app = pruning_page(open_app, "iris", "cart", "cost_complexity", j)
+        box = unescape(app.at.info[0].value)
+        assert "**This link's g(t)** = (R(t) − R(T_t)) / (|T_t| − 1) = " in box
+        assert f"= **{g:.4f}**, the smallest: node {step.node_id} is pruned once α reaches {g:.4f}." in box
+        assert (f"**The chosen α = {alpha:.4f}** (cross-validation, 1-SE rule) prunes every link with g(t) ≤ "
+                f"{alpha:.4f}: {pruned.n_leaves} leaves stay." in box)
+        numbers, g_frame = app.frames()[:2]
+        quantities = dict(zip(numbers["quantity"], numbers["value"]))
+        assert "alpha" not in quantities and quantities["g(t) of this link"] == dtlearn.data.label(round(g, 4))
+        assert list(g_frame.columns) == ["node", "where", "g(t)", "weakest"]
+        assert g_frame["node"].tolist() == list(step.details["g"])
+        assert g_frame["g(t)"].tolist() == [f"{v:.4f}" for v in step.details["g"].values()]  # all >= 0.001 here
+        assert g_frame["weakest"].tolist() == [i == step.node_id for i in step.details["g"]]
+        nodes = {n.id: n for n in base.nodes()}
+        for i, where in zip(g_frame["node"], g_frame["where"]):  # the last test of the path, not all of it
+            assert where == ("root" if not nodes[i].path else
+                             nodes[i].path[-1] if len(nodes[i].path) == 1 else f"… {nodes[i].path[-1]}")
+
+
 @pytest.mark.parametrize(("dataset", "algorithm", "method"), [
     ("tennis", "id3", "reduced_error"),
     ("iris", "cart", "validation_prepruning"),
