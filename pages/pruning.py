@@ -156,7 +156,8 @@ if result.curve is not None and not base.is_regression:
 if result.path is not None:
     cv_table = final.pruning.get("cv_table")
     st.markdown("**α and the subtrees:** each α keeps the subtree whose total leaf risk plus α per leaf is lowest.")
-    chart = pruning_view.alpha_figure(result.path, final.pruning["alpha"], cv_table, base.is_regression)
+    kept = trace[-1].details["alpha"] if trace else 0.0  # where the final subtree starts in the sequence
+    chart = pruning_view.alpha_figure(result.path, final.pruning, kept, base.is_regression)
     st.plotly_chart(chart, key="alpha")
     if result.cp_table is not None:
         with st.expander("rpart's complexity-parameter table (CP = α / R(root))"):

@@ -228,23 +228,50 @@ def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: 
     return fig
 
 
-def alpha_figure(path: pd.DataFrame, chosen_alpha: float, cv_table: pd.DataFrame | None,
-                 regression: bool = False) -> go.Figure:
-    """Total leaf risk (and, with cross-validation, the CV error that chose alpha) against alpha."""
+RISK_COLOUR, CV_COLOUR = "#1f77b4", "#c0262d"  # each axis in its curve's colour: two scales, one chart
+
+
+def alpha_figure(path: pd.DataFrame, pruning: dict, kept_alpha: float, regression: bool = False) -> go.Figure:
+    """Total leaf risk (and, with cross-validation, the CV error that chose alpha) for each subtree
+    of the weakest-link sequence. The subtrees stand evenly spaced, by rank, labelled with the
+    alpha at which each starts, as rpart's plotcp draws them: on an alpha axis a large tree's
+    first links (alpha near 0) sat in its left tenth, and alpha = 0 has no place on a log axis.
+    `kept_alpha`: where the final subtree starts (the chosen alpha itself, unless set by hand)."""
+    alphas = path["alpha"].drop_duplicates().tolist()  # ascending: each starts one subtree
+    rank = {a: i for i, a in enumerate(alphas)}
+    leaves = [f"{n} leaves" for n in path["n_leaves"]]
     fig = go.Figure()
-    fig.add_scatter(x=path["alpha"], y=path["impurity"], mode="lines+markers", line_shape="hv",
-                    name="total leaf impurity R(T_α)", line=dict(color="#1f77b4", width=3))
+    fig.add_scatter(x=[rank[a] for a in path["alpha"]], y=path["impurity"], mode="lines+markers", line_shape="hv",
+                    name="total leaf impurity R(T_α)", line=dict(color=RISK_COLOUR, width=3), text=leaves,
+                    hovertemplate="α from %{customdata}: R = %{y:.4f}, %{text}<extra></extra>",
+                    customdata=[number(a) for a in path["alpha"]])
+    cv_table = pruning.get("cv_table")
     if cv_table is not None:  # dtlearn's cv_error as it is: the error rate, or a regression tree's squared error
         error = "cross-validated mean squared error" if regression else "cross-validated error rate"
-        fig.add_scatter(x=cv_table["alpha"], y=cv_table["cv_error"], mode="lines+markers",
-                        name=error, yaxis="y2", line=dict(color="#d62728", width=3),
+        fig.add_scatter(x=[rank[a] for a in cv_table["alpha"]], y=cv_table["cv_error"], mode="lines+markers",
+                        name=error, yaxis="y2", line=dict(color=CV_COLOUR, width=3),
                         error_y=dict(type="data", array=cv_table["cv_se"], visible=True))
-        fig.update_layout(yaxis2=dict(title=dict(text=error), overlaying="y", side="right",
-                                      rangemode="tozero", showgrid=False))
-    fig.add_vline(x=chosen_alpha, line=dict(color="#2ca02c", width=2, dash="dash"),
-                  annotation_text=f"α = {chosen_alpha:.4f}", annotation_position="top right")
-    fig.update_xaxes(title="α (cost of each extra leaf)")
-    fig.update_layout(yaxis=dict(title=dict(text="total leaf risk R(T_α)"), rangemode="tozero"))
-    fig.update_layout(height=380, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
+        best = cv_table.loc[cv_table["chosen"]].iloc[0]
+        threshold = pruning["one_se_threshold"]
+        # named in the legend with its numbers: a label beside the line sat by the other axis's scale
+        fig.add_scatter(x=[-0.5, len(alphas) - 0.5], y=[threshold, threshold], mode="lines", yaxis="y2",
+                        name=f"1-SE line: lowest CV error {number(best['cv_error'])} + its SE "
+                             f"{number(best['cv_se'])} = {number(threshold)}",
+                        line=dict(color="#8c1c13", width=2, dash="dot"), hoverinfo="skip")
+        fig.update_layout(yaxis2=dict(title=dict(text=error, font=dict(color=CV_COLOUR)), overlaying="y",
+                                      side="right", rangemode="tozero", showgrid=False,
+                                      tickfont=dict(color=CV_COLOUR)))
+    chosen = pruning["alpha"]
+    words = f"chosen α = {number(chosen)}" if chosen == kept_alpha else f"α = {number(chosen)} keeps this subtree"
+    fig.add_vline(x=rank[kept_alpha], line=dict(color="#2ca02c", width=3, dash="dash"),
+                  annotation=dict(text=words, font=dict(color="#1a7a1a")),
+                  annotation_position="top right" if rank[kept_alpha] < len(alphas) / 2 else "top left")
+    step = max(1, -(-len(alphas) // 10))  # at most about ten labels: 160 subtrees (tips) would overlap
+    ticks = list(range(0, len(alphas), step))
+    fig.update_xaxes(title="subtrees of the sequence, each at the α where it starts (evenly spaced)",
+                     tickvals=ticks, ticktext=[number(alphas[i]) for i in ticks], range=[-0.5, len(alphas) - 0.5])
+    fig.update_layout(yaxis=dict(title=dict(text="total leaf risk R(T_α)", font=dict(color=RISK_COLOUR)),
+                                 rangemode="tozero", tickfont=dict(color=RISK_COLOUR)))
+    fig.update_layout(height=420, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
     return fig

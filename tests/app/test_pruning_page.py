@@ -108,6 +108,53 @@ def test_a_cost_complexity_decision_names_g_and_alpha_apart_with_dtlearns_number
                              nodes[i].path[-1] if len(nodes[i].path) == 1 else f"… {nodes[i].path[-1]}")
 
 
+def alpha_chart(app) -> dict:
+    return next(f for f in app.figures() if f["layout"]["xaxis"]["title"]["text"].startswith("subtrees"))
+
+
+def test_the_alpha_chart_spreads_the_subtrees_by_rank_and_draws_the_1se_line(open_app):
+    # Every subtree sat in the chart's left tenth (alpha from 0 to 0.33, the first five below
+    # 0.03) and the 1-SE rule's line was missing: the subtrees stand by rank, labelled with their
+    # alpha (as rpart's plotcp), and the rule's threshold, from dtlearn, is a named line.
+    data = dtlearn.load_dataset("iris")
+    base, pruned = _trace(data, "cart", "cost_complexity", cv=5, one_se=True, seed=0)
+    alphas = list(dict.fromkeys(dtlearn.cost_complexity_path(base)["alpha"]))
+    app = pruning_page(open_app, "iris", "cart", "cost_complexity", 0)
+    chart = alpha_chart(app)
+    axis = chart["layout"]["xaxis"]
+    assert axis["tickvals"] == list(range(len(alphas)))
+    assert axis["ticktext"] == ["0"] + [f"{a:.4f}" for a in alphas[1:]]
+    risk = next(t for t in chart["data"] if t["name"].startswith("total leaf impurity"))
+    assert points(risk["x"]).tolist() == list(range(len(alphas)))  # iris: no two links share an alpha
+    threshold = pruned.pruning["one_se_threshold"]
+    table = pruned.pruning["cv_table"]
+    best = table.loc[table["chosen"]].iloc[0]
+    assert threshold == pytest.approx(best["cv_error"] + best["cv_se"], rel=1e-12)
+    line = next(t for t in chart["data"] if t["name"].startswith("1-SE line"))
+    assert line["yaxis"] == "y2" and points(line["y"]).tolist() == [threshold, threshold]
+    assert line["name"] == (f"1-SE line: lowest CV error {best['cv_error']:.4f} + its SE {best['cv_se']:.4f} = "
+                            f"{threshold:.4f}")
+    chosen = alphas.index(pruned.pruning["alpha"])
+    assert [s["x0"] for s in chart["layout"]["shapes"]] == [chosen]
+    assert any(a["text"] == f"chosen α = {pruned.pruning['alpha']:.4f}" for a in chart["layout"]["annotations"])
+
+
+def test_an_alpha_set_by_hand_is_marked_on_the_subtree_it_keeps(open_app):
+    # 0.02 lies between two links' alphas: it keeps the subtree that starts at the lower one
+    data = dtlearn.load_dataset("iris")
+    base = dtlearn.fit(data, "cart")
+    pruned = dtlearn.prune(base, "cost_complexity", alpha=0.02)
+    alphas = list(dict.fromkeys(dtlearn.cost_complexity_path(base)["alpha"]))
+    kept = max(a for a in alphas if a <= 0.02)
+    app = pruning_page(open_app, "iris", "cart", "cost_complexity", 0, prune_alpha_mode="by hand",
+                       prune_alpha="0.02")
+    chart = alpha_chart(app)
+    assert [s["x0"] for s in chart["layout"]["shapes"]] == [alphas.index(kept)]
+    assert any(a["text"] == "α = 0.0200 keeps this subtree" for a in chart["layout"]["annotations"])
+    assert not any(t["name"].startswith("1-SE") for t in chart["data"])  # no cross-validation, no rule
+    assert len(pruned.pruning_steps) == alphas.index(kept)  # iris: one link per subtree
+
+
 @pytest.mark.parametrize(("dataset", "algorithm", "method"), [
     ("tennis", "id3", "reduced_error"),
     ("iris", "cart", "validation_prepruning"),
