@@ -1,115 +1,58 @@
 """A tree written out: Graphviz DOT, indented text, IF-THEN rules and a JSON-ready dict.
 
 Every attribute name, value and class label reaching DOT goes through `html.escape` inside
-an HTML-like label, so no name from a file can break or inject into the DOT source. The DOT is
-written here, as the `graphviz` package would write it, so the core needs no Graphviz at all;
-`to_graphviz` hands the same tree to that package when it is installed (the app's extra).
+an HTML-like label (`node_labels.escape`), so no name from a file can break or inject into the
+DOT source. What a node's label, fill and the classes' legend look like is `node_labels`'s job;
+here the tree's nodes and edges are put together. The DOT is written here, as the `graphviz`
+package would write it, so the core needs no Graphviz at all; `to_graphviz` hands the same tree
+to that package when it is installed (the app's extra).
 """
 
 from __future__ import annotations
 
-import html
 import re
 
 from typing import TYPE_CHECKING, Collection
 
+from .colours import GREY, PALETTE  # noqa: F401 (export.PALETTE: pages/charts.py)
 from .data import label
-from .shorten import INVISIBLE, LABEL_CHARS, LINE_CHARS, shown, visible, wrapped  # noqa: F401 (export.shown: the old name)
+from .node_labels import (EMPTY, SMALLEST_PT, TEXT_PT, class_codes, class_color, escape,  # noqa: F401
+                          legend, node_fill, node_label)
+from .shorten import INVISIBLE, LABEL_CHARS, LINE_CHARS, shown  # noqa: F401 (export.shown: the old name)
 
 if TYPE_CHECKING:  # tree.py imports this module: no import back at run time
     from .tree import Node, Tree
 
-PALETTE = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#d9d9d9",
-           "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3")
-IMPURITY_NAMES = {"gini": "Gini", "entropy": "entropy", "mse": "MSE"}
 
-
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-SURROGATE = re.compile("[\ud800-\udfff]")  # half of a pair, alone: no character at all
-EMPTY = "⟨empty⟩"  # a name or value of no characters (an ARFF attribute '')
-
-
-def escape(text: str) -> str:
-    """Text from a file made safe inside an HTML-like DOT label: markup escaped, control
-    characters (which Graphviz rejects) shown as spaces, and the characters XML refuses
-    (noncharacters, lone surrogates) written as their code points."""
-    text = str(text)
-    if not text.isascii():  # (most labels are: a drawing of 40,000 nodes escapes 200,000 texts)
-        text = SURROGATE.sub(lambda m: f"⟨U+{ord(m[0]):04X}⟩", visible(text))
-    return html.escape(CONTROL.sub(" ", text))
-
-
-def _bold(text) -> str:
-    """A name or value as a label's bold title: Graphviz refuses an empty <B></B>."""
-    return f"<B>{escape(shown(text)) or EMPTY}</B>"
-
-
-def class_color(tree: Tree, cls: str) -> str:
-    return PALETTE[tree.classes.index(cls) % len(PALETTE)]
-
-
-def _counts(tree: Tree, node: Node) -> str:
-    if tree.is_regression:
-        return f"mean {label(round(node.value, 4))}" if node.n > 0 else "no rows"
-    parts = [f"{label(round(w, 2))} {shown(c, 24)}" for c, w in zip(tree.classes, node.class_weights) if w > 0]
-    return ", ".join(parts) if parts else "no rows"
-
-
-def by_position(tree: Tree) -> bool:
-    """Whether the nodes write their class counts as one vector in the classes' order, as
-    scikit-learn's plot_tree does (`n = 214: [70, 76, 17, 13, 9, 29]`, the order in the drawing's
-    legend): when the root's counts, each named, would not fit on a label's line."""
-    return not tree.is_regression and len(_size_lines(tree, tree.root, False)[0]) > LINE_CHARS
-
-
-def _size_lines(tree: Tree, node: Node, vector: bool) -> list[str]:
-    """The label's lines for the node's size and class counts (`by_position`: as a vector)."""
-    size = f"n = {label(round(node.n, 2))}:"
-    if not vector:
-        return [f"{size} {_counts(tree, node)}"]
-    return _vector([label(round(w, 2)) for w in node.class_weights], size)
-
-
-def _vector(items: list[str], first: str) -> list[str]:
-    """`first [a, b, c]` as the lines of a label (`shorten.wrapped`)."""
-    items = list(items)
-    items[0], items[-1] = "[" + items[0], items[-1] + "]"
-    return wrapped(items, first)
-
-
-def _graph(tree: Tree) -> dict:
-    """The graph's attributes; with counts written `by_position`, their legend: the classes in order."""
-    if not by_position(tree):
+def _graph(tree: Tree, visible: Collection[int] | None = None) -> dict:
+    """The graph's attributes; for classes, their legend (once per drawing) as its label, as
+    wide as the drawing's leaves side by side allow."""
+    table = legend(tree, tree.n_leaves if visible is None else _drawn_leaves(tree, set(visible)))
+    if table is None:
         return GRAPH
-    lines = _vector([shown(c, 24) for c in tree.classes], "Class counts:")
-    text = "".join(f'{escape(line)}<BR ALIGN="LEFT"/>' for line in lines)
-    return {**GRAPH, "label": f"<{text}>", "labelloc": "t", "labeljust": "l", "fontname": "Helvetica",
-            "fontsize": "11"}
+    return {**GRAPH, "label": f"<{table}>", "labelloc": "t", "labeljust": "l", "fontname": "Helvetica",
+            "fontsize": str(TEXT_PT)}
 
 
-def _label(tree: Tree, node: Node, digits: int | None = 3, numbers: bool = False, vector: bool = False) -> str:
-    e = escape
-    written = f"{node.impurity:.12f}".rstrip("0").rstrip(".") if digits is None else f"{node.impurity:.{digits}f}"
-    impurity = f"{IMPURITY_NAMES[tree.settings.impurity]} = {written}"
-    size = "<BR/>".join(e(line) for line in _size_lines(tree, node, vector))
-    if node.status == "split":
-        title = _bold(node.test.attribute)
-        if node.test.kind == "threshold":
-            title = f"<B>{e(shown(node.test.attribute))} &lt;= {e(node.test.cut)}</B>"
-    elif node.status == "pending":
-        title = "<I>not decided yet</I>"
-    else:
-        title = f"<B>{e(shown(tree.target))} = {e(shown(node.prediction))}</B>"
-    number = f'<FONT POINT-SIZE="9" COLOR="#555555">node {node.id}</FONT><BR/>' if numbers else ""
-    return f"<{number}{title}<BR/>{size}<BR/>{e(impurity)}>"
+def _drawn_leaves(tree: Tree, drawn_ids: set) -> int:
+    """The drawn nodes with no drawn child (an id of no node of the tree is not drawn)."""
+    count = 0
+    for node_id in drawn_ids:
+        try:
+            node = tree.node(node_id)
+        except KeyError:
+            continue
+        count += not any(child.id in drawn_ids for child in node.children)
+    return count
 
 
-GRAPH = {"nodesep": "0.3", "rankdir": "TB", "ranksep": "0.45"}
-NODE = {"fontname": "Helvetica", "fontsize": "12", "shape": "box", "style": "rounded,filled"}
-EDGE = {"fontname": "Helvetica", "fontsize": "11"}
+GRAPH = {"nodesep": "0.25", "rankdir": "TB", "ranksep": "0.2"}
+NODE = {"fontname": "Helvetica", "fontsize": str(TEXT_PT), "shape": "box", "style": "rounded,filled"}
+EDGE = {"fontname": "Helvetica", "fontsize": str(TEXT_PT)}
 
 
-HIGHLIGHT = {"color": "#d62728", "penwidth": "3"}  # one node: red
+# The current node: thicker than any other border, and a red that is in no class's colours.
+HIGHLIGHT = {"color": "#d62728", "penwidth": "4"}
 HIGHLIGHTS = {"color": "#1f77b4", "penwidth": "2.5"}  # several (an example's paths): blue
 
 
@@ -120,20 +63,18 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
     hidden child subtree of a drawn node is one grey box that counts its nodes and leaves."""
     highlights = set(highlights)
     drawn_ids = None if visible is None else set(visible)
-    vector = by_position(tree)
+    written_codes = [] if tree.is_regression else class_codes(tree)
     stack = [tree.root]
     while stack:  # pre-order with its own stack: any depth
         node = stack.pop()
-        attributes = {"fillcolor": "white"}
-        if node.status == "leaf":
-            attributes["fillcolor"] = "#e8eef7" if tree.is_regression else class_color(tree, node.prediction)
-        elif node.status == "pending":
-            attributes.update(style="rounded,dashed", color="gray40", fontcolor="gray30")
+        attributes = {"fillcolor": node_fill(tree, node)}
+        if node.status == "pending":
+            attributes.update(style="rounded,dashed,filled", color="gray40", fontcolor=GREY)
         if node.id in highlights:
             attributes.update(HIGHLIGHTS)
         if node.id == highlight:  # red over blue
             attributes.update(HIGHLIGHT)
-        yield "node", (f"n{node.id}", _label(tree, node, digits, numbers, vector), attributes)
+        yield "node", (f"n{node.id}", node_label(tree, node, digits, numbers, written_codes), attributes)
         below = []  # the drawn nodes under this one, in order: its drawn children, and those a fold leads to
         for child in node.children:
             if drawn_ids is None or child.id in drawn_ids:
@@ -170,7 +111,7 @@ def _folded(top: Node, drawn_ids: set) -> tuple[int, int, list]:
     return size, leaves, resumed
 
 
-FOLDED = {"style": "rounded,dashed", "color": "gray60", "fontcolor": "gray35", "fillcolor": "#f4f4f4"}
+FOLDED = {"style": "rounded,dashed,filled", "color": "gray60", "fontcolor": GREY, "fillcolor": "#f4f4f4"}
 
 
 PATH_LEVELS = 6  # ancestors drawn above a node (and the root); a longer path is folded in between
@@ -237,9 +178,10 @@ def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, num
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
     is a node id drawn with a thick red border, `highlights` node ids drawn with a thick blue one
     (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
-    all); `numbers` writes each node's id ("node 7", as the steps name nodes) above its label;
-    `visible` (e.g. `neighbourhood(tree, node_id)`) draws those nodes only, the rest folded."""
-    lines = ["digraph tree {", f"\tgraph {_attributes(_graph(tree))}", f"\tnode {_attributes(NODE)}",
+    all); `numbers` writes each node's id ("node 7", as the steps name nodes) at the head of its
+    label, beside its impurity; `visible` (e.g. `neighbourhood(tree, node_id)`) draws those
+    nodes only, the rest folded. Every text is SMALLEST_PT points (node_labels.TEXT_PT)."""
+    lines = ["digraph tree {", f"\tgraph {_attributes(_graph(tree, visible))}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
     for kind, item in _nodes(tree, highlight, digits, numbers, highlights, visible):
         if kind == "node":

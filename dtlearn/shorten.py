@@ -22,6 +22,10 @@ LABEL_CHARS = 40  # a name or value longer than this is cut where it is drawn
 # wrapped. Six long class names made every node of a glass tree 90 characters wide, and a
 # projector showed its text 4 px high; iris's three classes (47 characters) still fit.
 LINE_CHARS = 48
+# A line of a tree's node: the widest line sets a node's width, hence how far a projector must
+# shrink the whole tree. 24 characters of 14-point text keep iris's and glass's nodes narrow.
+NODE_CHARS = 24
+CODE_CHARS = 5  # class names this short are their own code in a node's counts
 _MARK = re.compile("⟨U\\+[0-9A-F]{4,6}⟩")
 _BRANCH_PREFIXES = ("<= ", "> ", "= ", "not in ", "in ")
 
@@ -124,3 +128,31 @@ def _words(parts: Sequence[str], first: str) -> list[str]:
     if first and words:
         words[0] = f"{first} {words[0]}"
     return words
+
+
+def codes(names: Sequence[str]) -> list[str]:
+    """Short, distinct codes for classes, written beside their counts in a drawing (a legend
+    gives each code's whole name): the names themselves when all are short; else the first
+    2 or 3 letters when those differ (setosa, versicolor, virginica: se, ve, vi); else the
+    initials of multi-word names when those differ (build wind float: bwf); else numbers.
+
+    >>> codes(["No", "Yes"]), codes(["setosa", "versicolor", "virginica"])
+    (['No', 'Yes'], ['se', 've', 'vi'])
+    >>> codes(["build wind float", "build wind non-float", "vehic wind float", "containers"])
+    ['bwf', 'bwn', 'vwf', 'c']
+    """
+    names = [visible(name) for name in names]
+    if all(0 < len(name) <= CODE_CHARS and not name.isspace() for name in names) and _distinct(names):
+        return names
+    for size in (2, 3):
+        prefixes = [name[:size].strip() for name in names]
+        if all(prefixes) and _distinct(prefixes):
+            return prefixes
+    initials = ["".join(word[0] for word in re.split(r"[\s_]+", name) if word) for name in names]
+    if all(initials) and max(map(len, initials)) <= CODE_CHARS and _distinct(initials):
+        return initials
+    return [f"#{i + 1}" for i in range(len(names))]
+
+
+def _distinct(items: list[str]) -> bool:
+    return len(set(items)) == len(items)

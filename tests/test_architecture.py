@@ -16,9 +16,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 # lowest first: data and settings, the encoding, the measures, candidates and tables, the compiled
 # kernels and routing, steps, the engine, trees, induction, pruning, and the compositions on top
 LAYERS = [
-    "collector", "data", "budget", "shorten", "arff", "settings", "impurity", "kernels",
+    "collector", "data", "budget", "shorten", "colours", "arff", "settings", "impurity", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
-    "routing", "surrogates", "summary", "steps", "engine",
+    "routing", "surrogates", "summary", "steps", "engine", "node_labels",
     "export", "partition", "tree", "induction", "pruning", "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
     "worksheet", "warmup",

@@ -6,6 +6,7 @@ of his Table 3.2; DOT validity is judged by Graphviz itself (the `dot` program).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -47,6 +48,11 @@ def svg_text(svg: str) -> str:
     return "\n".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
 
 
+def svg_lines(svg: str) -> list[str]:
+    """The text elements Graphviz drew, each stripped (a label's table cells pad with spaces)."""
+    return [line.strip() for line in svg_text(svg).splitlines()]
+
+
 # --- DOT --------------------------------------------------------------------------------------
 
 def test_dot_has_every_node_and_edge(tennis):
@@ -60,9 +66,9 @@ def test_dot_has_every_node_and_edge(tennis):
     assert len(re.findall(r"->", source)) == tree.n_nodes - 1
     svg = check_dot(source)
     if DOT:
-        text = svg_text(svg)
+        text = svg_lines(svg)
         # Mitchell's counts at the root: 14 days, 5 No and 9 Yes; Ent = 0.940.
-        assert "n = 14: 5 No, 9 Yes" in text and "entropy = 0.940" in text
+        assert "n = 14" in text and "5 No, 9 Yes" in text and "entropy 0.940" in text
         for label in ("= Sunny", "= Overcast", "= Rain", "humidity", "wind", "play = Yes"):
             assert label in text
 
@@ -82,7 +88,7 @@ def test_dot_highlights_mark_several_nodes_blue_and_keep_the_red_one(tennis):
     assert set(marked) == {"0", "2", "5"}
     for blue in ("0", "5"):
         assert 'color="#1f77b4"' in marked[blue] and "penwidth=2.5" in marked[blue]
-    assert 'color="#d62728"' in marked["2"] and "penwidth=3" in marked["2"] and "#1f77b4" not in marked["2"]
+    assert 'color="#d62728"' in marked["2"] and "penwidth=4" in marked["2"] and "#1f77b4" not in marked["2"]
     assert tree.to_dot(highlights=()) == tree.to_dot()
     assert source == dtlearn.export.to_graphviz(tree, 2, highlights={0, 2, 5}).source
     check_dot(source)
@@ -112,7 +118,8 @@ def test_dot_escapes_names_from_the_data(name):
     if DOT and "\n" not in name and "\t" not in name:  # Graphviz draws those as spaces
         drawn = svg_text(svg)
         assert f"= {name}" in drawn  # the edge label of the value
-        assert f"{name} (target) = {name}" in drawn  # the leaf: target = class
+        # the leaf: target = class, on one line or, too long for a node, broken after the '='
+        assert f"{name} (target) = {name}" in " ".join(drawn.splitlines())
         assert name in drawn.splitlines()  # the split node's title: the attribute
 
 
@@ -329,51 +336,61 @@ def test_the_first_rules_are_the_rules_first_written_and_the_rest_are_not_writte
 
 
 def label_lines(dot: str, name: str) -> list[str]:
-    """The text lines of node `name`'s HTML-like label in DOT source (tags dropped)."""
+    """The text lines of node `name`'s HTML-like label in DOT source (tags dropped): a line ends
+    at a <BR/> or at the end of a row of the label's table."""
     label = re.search(rf"^\t{name} \[label=<(.*)> ", dot, re.M)[1]
-    return [re.sub(r"<[^>]+>", "", line) for line in label.split("<BR/>")]
+    lines = []
+    for chunk in re.split(r"<BR/>|</TR>", label):  # a row's cells are read with a space between them
+        cells = re.findall(r"<TD[^>]*>((?:(?!<TD|</TD>).)*)</TD>", chunk) or [chunk]
+        lines.append(" ".join(t for t in (html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells) if t))
+    return [line for line in lines if line]
 
 
-def test_many_long_class_names_are_counted_as_a_vector_with_a_legend():
+def test_many_long_class_names_are_written_with_short_codes_and_a_legend():
     """Glass has six classes whose names, each with its count, made a 90-character line in every
-    node (too wide to read on a projector); the nodes then write the counts as one vector in the
-    classes' order, as scikit-learn's plot_tree does, and the drawing's legend names that order.
-    The expected counts are the CSV's own, counted by pandas, at each node from the rows that
-    reach its leaves (`Tree.apply`)."""
-    from dtlearn.shorten import LINE_CHARS
+    node (too wide to read on a projector); the nodes write each count beside a short code of
+    its class (wrapped to a node's width) and the drawing's legend names each code once. The
+    expected counts are the CSV's own, counted by pandas, at each node from the rows that reach
+    its leaves (`Tree.apply`)."""
+    from dtlearn.shorten import NODE_CHARS
 
     data = dtlearn.load_dataset("glass")
     tree = dtlearn.fit(data, "cart")
     dot = tree.to_dot()
+    legend = re.search(r"^\tgraph \[.*label=<(.*)> labeljust=", dot, re.M)[1]
+    entries = re.findall(r"<TD ALIGN=\"LEFT\"><B>([^<]*?)(?:&nbsp;)?</B>([^<]*)</TD>", legend)
+    code_of = {name or code: code for code, name in entries}
+    assert sorted(code_of) == sorted(tree.classes) and len(set(code_of.values())) == len(tree.classes)
+    assert code_of["build wind float"] == "bwf" and code_of["headlamps"] == "h"
     leaf_of_row = tree.apply(data.frame)
     for node in tree.nodes():
         reached = data.frame["Type"][pd.Series(leaf_of_row).isin([leaf.id for leaf in node.leaves()]).to_numpy()]
         counts = reached.value_counts()
-        written = " ".join(label_lines(dot, f"n{node.id}")[1:-1])
-        assert written == f"n = {len(reached)}: [{', '.join(str(counts.get(c, 0)) for c in tree.classes)}]"
-    assert label_lines(dot, "n0")[1] == "n = 214: [70, 76, 17, 13, 9, 29]"
-    legend = re.search(r"^\tgraph \[.*label=<(.*?)> ", dot, re.M)[1]
-    lines = [line for line in legend.split('<BR ALIGN="LEFT"/>') if line]
-    assert " ".join(lines) == f"Class counts: [{', '.join(tree.classes)}]"
-    assert all(len(line) <= LINE_CHARS for line in lines)
+        lines = label_lines(dot, f"n{node.id}")
+        size = lines.index(f"n = {len(reached)}")
+        written = ", ".join(f"{counts[c]} {code_of[c]}" for c in tree.classes if counts.get(c, 0) > 0)
+        assert " ".join(lines[size + 1:]) == written
+        assert all(len(line) <= NODE_CHARS for line in lines)
+    assert label_lines(dot, "n0")[-2:] == ["70 bwf, 76 bwn, 17 vwf,", "13 c, 9 t, 29 h"]
     svg = check_dot(dot)
     if DOT:
-        assert "n = 214: [70, 76, 17, 13, 9, 29]" in svg_text(svg)
+        assert "13 c, 9 t, 29 h" in svg_lines(svg) and "vehic wind float" in svg_lines(svg)
 
 
-def test_short_class_lists_stay_named_and_the_vector_wraps_for_many_classes(tennis, iris):
-    from dtlearn.shorten import LINE_CHARS
+def test_short_class_names_are_their_own_codes_and_many_classes_wrap_to_a_node(tennis, iris):
+    from dtlearn.shorten import NODE_CHARS
 
-    for data, algorithm, root in ((tennis, "id3", "n = 14: 5 No, 9 Yes"),
-                                  (iris, "cart", "n = 150: 50 setosa, 50 versicolor, 50 virginica")):
+    for data, algorithm, root in ((tennis, "id3", ["entropy 0.940", "outlook", "n = 14", "5 No, 9 Yes"]),
+                                  (iris, "cart", ["Gini 0.667", "petal_length <= 2.45", "n = 150",
+                                                  "50 se, 50 ve, 50 vi"])):
         dot = dtlearn.fit(data, algorithm).to_dot()
-        assert label_lines(dot, "n0")[1] == root and "Class counts" not in dot  # 47 characters: one line
-    # 26 classes of 5 rows (a-z) on one number: the root's vector is 26 counts, wrapped
+        assert label_lines(dot, "n0") == root
+    # 26 classes of 5 rows (a-z) on one number: the root's 26 counts, wrapped
     frame = pd.DataFrame({"x": range(130), "y": [chr(ord("a") + i // 5) for i in range(130)]})
     tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart")
     dot = tree.to_dot()
-    lines = label_lines(dot, "n0")[1:-1]
-    assert len(lines) > 1 and all(len(line) <= LINE_CHARS for line in lines)
-    assert " ".join(lines) == "n = 130: [" + ", ".join(["5"] * 26) + "]"
+    lines = label_lines(dot, "n0")[3:]
+    assert len(lines) > 1 and all(len(line) <= NODE_CHARS for line in lines)
+    assert " ".join(lines) == ", ".join(f"5 {chr(ord('a') + i)}" for i in range(26))
     assert dot == dtlearn.export.to_graphviz(tree).source
     check_dot(dot)
