@@ -60,11 +60,20 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
            highlights: Collection[int] = (), visible: Collection[int] | None = None):
     """("node", (name, label, attributes)) for every node, ("edge", (tail, head, label)) for
     every edge, in the order the DOT lists them. With `visible`, only those nodes are drawn; a
-    hidden child subtree of a drawn node is one grey box that counts its nodes and leaves."""
+    hidden child subtree of a drawn node is one grey box that counts its nodes and leaves, and a
+    hidden root one box for the levels above the first drawn nodes."""
     highlights = set(highlights)
     drawn_ids = None if visible is None else set(visible)
     written_codes = [] if tree.is_regression else class_codes(tree)
     stack = [tree.root]
+    if drawn_ids is not None and tree.root.id not in drawn_ids:  # the path above folded, from the root
+        size, leaves, resumed = _folded(tree.root, drawn_ids)
+        levels = resumed[0].depth if resumed else 0
+        yield "node", (f"h{tree.root.id}", _fold_label(size, leaves, f"{levels} level{'s' if levels != 1 else ''} "
+                                                       "above folded"), FOLDED)
+        for drawn in resumed:
+            yield "edge", (f"h{tree.root.id}", f"n{drawn.id}", f"<{escape(shown(drawn.branch))}>")
+        stack = list(reversed(resumed))
     while stack:  # pre-order with its own stack: any depth
         node = stack.pop()
         attributes = {"fillcolor": node_fill(tree, node)}
@@ -76,22 +85,49 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
             attributes.update(HIGHLIGHT)
         yield "node", (f"n{node.id}", node_label(tree, node, digits, numbers, written_codes), attributes)
         below = []  # the drawn nodes under this one, in order: its drawn children, and those a fold leads to
+        hidden = []  # its hidden children with nothing drawn below them: one box for them all
         for child in node.children:
             if drawn_ids is None or child.id in drawn_ids:
                 yield "edge", (f"n{node.id}", f"n{child.id}", f"<{escape(shown(child.branch))}>")
                 below.append(child)
                 continue
             size, leaves, resumed = _folded(child, drawn_ids)
-            count = f"{size} node{'s' if size != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
+            if not resumed:
+                hidden.append((child, size, leaves))
+                continue
             # a fold in the middle of a long path (neighbourhood) says how many levels it hides
-            levels = resumed[0].depth - child.depth if resumed else 0
-            note = f"(folded: {levels} level{'s' if levels != 1 else ''})" if resumed else "(folded)"
-            yield "node", (f"h{child.id}", f"<<I>{escape(count)}</I><BR/>{escape(note)}>", FOLDED)
+            levels = resumed[0].depth - child.depth
+            note = f"{levels} level{'s' if levels != 1 else ''} folded"
+            yield "node", (f"h{child.id}", _fold_label(size, leaves, note), FOLDED)
             yield "edge", (f"n{node.id}", f"h{child.id}", f"<{escape(shown(child.branch))}>")
             for drawn in resumed:
                 yield "edge", (f"h{child.id}", f"n{drawn.id}", f"<{escape(shown(drawn.branch))}>")
             below.extend(resumed)
+        if hidden:
+            yield from _fold_box(node, hidden)
         stack.extend(reversed(below))
+
+
+def _fold_label(size: int, leaves: int, note: str) -> str:
+    """A folded box's one line (a line less than a node: height is what a projector lacks)."""
+    count = f"{size} node{'s' if size != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}"
+    return f"<<I>{escape(note)}:</I> {escape(count)}>"
+
+
+def _fold_box(node: Node, hidden: list):
+    """One grey box for every hidden branch of a drawn node (a multiway split's forty folded
+    branches side by side made a view around its root wider than any screen): its edge names the
+    branch, or how many branches it holds."""
+    first = hidden[0][0]
+    size, leaves = sum(h[1] for h in hidden), sum(h[2] for h in hidden)
+    if len(hidden) == 1:
+        branch = shown(first.branch)
+        note = "folded"
+    else:
+        branch = f"{len(hidden)} branches"
+        note = f"{len(hidden)} folded"
+    yield "node", (f"h{first.id}", _fold_label(size, leaves, note), FOLDED)
+    yield "edge", (f"n{node.id}", f"h{first.id}", f"<{escape(branch)}>")
 
 
 def _folded(top: Node, drawn_ids: set) -> tuple[int, int, list]:
@@ -117,23 +153,29 @@ FOLDED = {"style": "rounded,dashed,filled", "color": "gray60", "fontcolor": GREY
 PATH_LEVELS = 6  # ancestors drawn above a node (and the root); a longer path is folded in between
 
 
-def neighbourhood(tree: Tree, node_id: int, depth: int = 2, path_levels: int = PATH_LEVELS) -> frozenset[int]:
+def neighbourhood(tree: Tree, node_id: int, depth: int = 2, path_levels: int = PATH_LEVELS,
+                  siblings: bool = True, root: bool = True) -> frozenset[int]:
     """The nodes of a large tree's view around one node: its path from the root, the other
-    children of every node on that path, and its subtree `depth` levels down. On a path of more
-    than `path_levels` ancestors below the root, only the root and the last `path_levels` are
-    kept (a deep tree's view stays a few dozen nodes: `to_dot` folds the levels between)."""
+    children of every node on that path (`siblings`; else `to_dot` folds them into one box per
+    node), and its subtree `depth` levels down. On a path of more than `path_levels` ancestors
+    below the root, only the root and the last `path_levels` are kept (a deep tree's view stays a
+    few dozen nodes: `to_dot` folds the levels between); without the `root`, only the last
+    `path_levels` (`to_dot` folds the levels above into one box)."""
     parent = {child.id: node for node in tree.root.walk() for child in node.children}
     node = tree.node(node_id)
     ancestors = []
     while node.id in parent:
         node = parent[node.id]
         ancestors.append(node)
-    if len(ancestors) > path_levels + 1:
+    if not root:
+        ancestors = ancestors[:path_levels]
+    elif len(ancestors) > path_levels + 1:
         ancestors = ancestors[:path_levels] + ancestors[-1:]
     ids = {node_id}
     for node in ancestors:
         ids.add(node.id)
-        ids.update(child.id for child in node.children)
+        if siblings:
+            ids.update(child.id for child in node.children)
     level = [tree.node(node_id)]
     for _ in range(depth):
         level = [child for n in level for child in n.children]
@@ -174,14 +216,16 @@ def _attributes(attributes: dict, label: str | None = None) -> str:
 
 
 def to_dot(tree: Tree, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
-           highlights: Collection[int] = (), visible: Collection[int] | None = None) -> str:
+           highlights: Collection[int] = (), visible: Collection[int] | None = None, legend: bool = True) -> str:
     """Graphviz DOT source of the tree (render with `dot -Tsvg` or st.graphviz_chart); `highlight`
     is a node id drawn with a thick red border, `highlights` node ids drawn with a thick blue one
     (the nodes an example reaches; `highlight` stays red); impurities get `digits` decimals (None:
     all); `numbers` writes each node's id ("node 7", as the steps name nodes) at the head of its
     label, beside its impurity; `visible` (e.g. `neighbourhood(tree, node_id)`) draws those
-    nodes only, the rest folded. Every text is SMALLEST_PT points (node_labels.TEXT_PT)."""
-    lines = ["digraph tree {", f"\tgraph {_attributes(_graph(tree, visible))}", f"\tnode {_attributes(NODE)}",
+    nodes only, the rest folded; `legend=False` leaves the classes' legend out (a page that says
+    it beside the drawing: `node_labels.legend_entries`). Every text is SMALLEST_PT points."""
+    graph = _graph(tree, visible) if legend else GRAPH
+    lines = ["digraph tree {", f"\tgraph {_attributes(graph)}", f"\tnode {_attributes(NODE)}",
              f"\tedge {_attributes(EDGE)}"]
     for kind, item in _nodes(tree, highlight, digits, numbers, highlights, visible):
         if kind == "node":

@@ -156,6 +156,14 @@ def node_fill(tree: Tree, node: Node) -> str:
 LEGEND_NODES = 4  # a legend's line is at most as wide as this many nodes side by side
 
 
+def legend_entries(tree: Tree) -> list[tuple[str, str, str]]:
+    """(code, name, colour) of each class, in the classes' order: the legend as a page lays it out
+    beside a drawing made with `to_dot(legend=False)` ([] for regression). Names as drawn (`shown`)."""
+    if tree.is_regression:
+        return []
+    return [(code, shown(cls) or EMPTY, class_color(tree, cls)) for cls, code in zip(tree.classes, class_codes(tree))]
+
+
 def legend(tree: Tree, breadth: int = 1) -> str | None:
     """The classes' legend, once per drawing (None for regression): each class's colour swatch,
     code and name (the code alone when it is the name), as many to a line as fit the width of

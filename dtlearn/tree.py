@@ -277,9 +277,9 @@ class Tree:
 
     # export (free functions in `export`; these are conveniences) ---------------------
     def to_dot(self, highlight: int | None = None, digits: int | None = 3, numbers: bool = False,
-               highlights: Collection[int] = (), visible: Collection[int] | None = None) -> str:
+               highlights: Collection[int] = (), visible: Collection[int] | None = None, legend: bool = True) -> str:
         return export.to_dot(self, highlight=highlight, digits=digits, numbers=numbers, highlights=highlights,
-                             visible=visible)
+                             visible=visible, legend=legend)
 
     def to_text(self) -> str:
         return export.to_text(self)

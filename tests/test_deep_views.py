@@ -35,13 +35,13 @@ def test_a_deep_node_is_drawn_with_its_path_folded_in_the_middle():
     dot = tree.to_dot(highlight=deep, visible=shown)
     assert {int(i) for i in re.findall(r"^\tn(\d+) \[", dot, re.M)} == expected
     # under node 2 (depth 1): nodes 4 .. 93 are folded, 45 levels (depths 2 .. 46) down to node 94
-    folds = {m[0]: m[1:] for m in re.findall(r"^\th(\d+) \[label=<<I>([^<]*)</I><BR/>([^>]*)>", dot, re.M)}
-    assert folds["4"] == ("90 nodes, 45 leaves", "(folded: 45 levels)")
-    assert folds["3"] == ("1 node, 1 leaf", "(folded)")
+    folds = {m[0]: m[1:] for m in re.findall(r"^\th(\d+) \[label=<<I>([^<]*):</I> ([^>]*)>", dot, re.M)}
+    assert folds["4"] == ("45 levels folded", "90 nodes, 45 leaves")
+    assert folds["3"] == ("folded", "1 node, 1 leaf")
     assert "h4 -> n94" in dot and "n2 -> h4" in dot
     # one level folded reads "1 level" (tips' CART tree on the Pruning page read "folded: 1 levels")
     one = tree.to_dot(highlight=8, visible=neighbourhood(tree, 8, depth=1, path_levels=1))
-    assert "(folded: 1 level)" in one and "1 levels" not in one
+    assert "1 level folded:" in one and "1 levels" not in one
     # a short path is drawn whole, as before
     assert neighbourhood(tree, 6, depth=1, path_levels=3) == {0, 1, 2, 3, 4, 5, 6, 7, 8}
 
@@ -51,7 +51,7 @@ def test_the_top_levels_of_a_tree_are_whole_levels():
     assert top_levels(tree, 10) == set(range(9))  # 1 + 2 + 2 + 2 + 2 nodes: the 5th level would make 11
     assert top_levels(tree, 1) == {0}
     dot = tree.to_dot(visible=top_levels(tree, 10))
-    assert "(folded)" in dot and "(folded:" not in dot
+    assert "folded:</I>" in dot and "levels folded" not in dot
 
 
 def test_pessimistic_pruning_of_a_chain_matches_the_known_result():

@@ -277,7 +277,8 @@ def test_names_that_need_quotes_are_quoted_like_graphviz():
 def test_a_large_tree_drawn_around_one_node():
     """Iris, CART (the tree in the README's screenshot): node 10 (sepal_length <= 6.95) lies on
     0 -> 2 -> 3 -> 6 -> 10. Drawn: that path, the other child at every step of it (1, 4, 5, 9),
-    and node 10's children (11, 12); folded: the subtrees under 4 (13 with 15, 16; 14) and 5 (7; 8)."""
+    and node 10's children (11, 12); folded: the subtrees under 4 (13 with 15, 16; 14) and 5 (7; 8),
+    one box for each node's hidden branches together."""
     from dtlearn.export import neighbourhood
 
     tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
@@ -286,10 +287,10 @@ def test_a_large_tree_drawn_around_one_node():
     assert shown == {0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12}
     dot = tree.to_dot(highlight=10, visible=shown)
     drawn = {int(i) for i in re.findall(r"^\tn(\d+) \[", dot, re.M)}
-    folded = dict(re.findall(r"^\th(\d+) \[label=<<I>([^<]*)</I>", dot, re.M))
+    folded = {m[0]: m[1:] for m in re.findall(r"^\th(\d+) \[label=<<I>([^<]*):</I> ([^>]*)>", dot, re.M)}
     assert drawn == set(shown)
-    assert folded == {"13": "3 nodes, 2 leaves", "14": "1 node, 1 leaf", "7": "1 node, 1 leaf", "8": "1 node, 1 leaf"}
-    assert "n4 -> h13" in dot and "n5 -> h7" in dot
+    assert folded == {"13": ("2 folded", "4 nodes, 3 leaves"), "7": ("2 folded", "2 nodes, 2 leaves")}
+    assert "n4 -> h13 [label=<2 branches>]" in dot and "n5 -> h7 [label=<2 branches>]" in dot
     assert tree.to_dot(visible=None) == tree.to_dot()  # no view: every node
 
 
