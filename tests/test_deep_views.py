@@ -62,3 +62,22 @@ def test_pessimistic_pruning_of_a_chain_matches_the_known_result():
     actions = [s.action for s in pruned.pruning_steps]
     assert len(actions) == 299 and set(actions) <= {"keep", "prune"}
     assert pruned.n_nodes < tree.n_nodes
+
+
+def test_a_view_without_the_root_folds_the_levels_above_into_one_box():
+    """The smallest view around a deep node: the node, its parent and children, the path's other
+    children and the root left out; the levels above are one box counted from the root."""
+    tree = chain(200)
+    deep = 100  # depth 50: ancestors 98, 96, ..., 0
+    shown = neighbourhood(tree, deep, depth=1, path_levels=1, siblings=False, root=False)
+    assert shown == {98, deep, 101, 102}
+    dot = tree.to_dot(highlight=deep, visible=shown)
+    assert {int(i) for i in re.findall(r"^\tn(\d+) \[", dot, re.M)} == set(shown)
+    # above node 98 (depth 49): 49 levels, every node of the chain's first 49 levels but 98's own
+    above = [n for n in tree.nodes() if n.depth < 49 or (n.depth == 49 and n.id != 98)]
+    leaves = sum(not n.children for n in above)
+    assert re.search(rf"^\th0 \[label=<<I>49 levels above folded:</I> {len(above)} nodes, {leaves} leaves>",
+                     dot, re.M)
+    assert "h0 -> n98" in dot
+    beside = re.findall(r"^\th(\d+) \[label=<<I>folded:</I> ([^>]*)>", dot, re.M)
+    assert beside == [("99", "1 node, 1 leaf")]  # 98's other child, in one box
