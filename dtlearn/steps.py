@@ -8,6 +8,7 @@ down to the step's node and scores every candidate there with the `measures` def
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -27,6 +28,9 @@ PRUNE, RAISE, KEEP = "prune", "raise", "keep"  # pruning: subtree -> leaf, subtr
 GROWTH_ACTIONS = (SPLIT, LEAF)
 DISPLAY: dict = {}  # "step" / "tree" -> HTML for Jupyter, filled in by `display` (a layer above)
 OWN_VALUE = "(missing)"  # the category a missing value becomes with missing_values="own_value"
+
+
+_SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")  # our reasons' sentences; never inside 0.971 or et al. 1984
 
 
 @dataclass(eq=False, slots=True)
@@ -70,6 +74,14 @@ class Step:
     @property
     def n(self) -> float:
         return self.weight
+
+    @property
+    def headline(self) -> str:
+        """The reason's first sentence: the decision and the number that made it. The sentences
+        after it are notes (how a cut is written, a tie and its rule): a projector shows the
+        headline beside the tree, the whole reason with the numbers."""
+        first = _SENTENCE_END.search(self.reason)
+        return self.reason[:first.start() + 1] if first else self.reason
 
     @property
     def evaluation(self):

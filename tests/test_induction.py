@@ -352,3 +352,17 @@ def test_settings_are_recorded_on_the_tree(iris):
     tree = dtlearn.fit(iris, "cart", max_depth=2, min_samples_leaf=3)
     assert tree.settings.max_depth == 2 and tree.settings.min_samples_leaf == 3
     assert tree.algorithm == "cart" and tree.to_dict()["settings"]["max_depth"] == 2
+
+
+def test_a_steps_headline_is_its_decision_and_the_rest_are_notes():
+    """A projector shows the reason's first sentence (the decision and its number) beside the tree:
+    C4.5's note on where the cut is written, and a tie's rule, come after it."""
+    tree = dtlearn.fit(dtlearn.load_dataset("iris"), "c45")
+    first = tree.steps[0]
+    assert first.headline.startswith("Split on petal_width <= 0.6: highest gain ratio")
+    assert first.headline.endswith(").") and first.reason.startswith(first.headline)
+    assert first.reason[len(first.headline):].strip().startswith("The cut is written as 0.6")
+    for step in tree.steps:
+        assert step.reason.startswith(step.headline) and "0." not in step.headline[-3:-1]
+    leaf = next(s for s in tree.steps if s.action == "leaf")
+    assert leaf.headline == leaf.reason  # one sentence: nothing else to say apart
