@@ -168,6 +168,20 @@ class AlgorithmComparison:
                 return r
         raise ValueError(f"Unknown algorithm '{algorithm}'. Choose one of: {', '.join(ALGORITHMS)}.")
 
+    def first_differences(self, algorithm: str) -> dict[str, int]:
+        """Where `algorithm`'s tree first differs from each other algorithm's: {other algorithm:
+        the id of that node in `algorithm`'s tree}; an algorithm that grew the same tree, or none,
+        is absent. The node's path is the disagreement's, which both trees share."""
+        tree = self.result(algorithm).tree
+        if tree is None:
+            return {}
+        at = {node.path: node.id for node in tree.nodes()}
+        found = {}
+        for d in self.disagreements:
+            if algorithm in (d.first, d.second) and d.path is not None:
+                found[d.second if d.first == algorithm else d.first] = at[d.path]
+        return found
+
     def disagreement(self, first: str, second: str) -> Disagreement:
         """Where the trees of two algorithms first differ (either order)."""
         for d in self.disagreements:

@@ -195,3 +195,27 @@ def test_an_unknown_algorithm_is_a_readable_error(tennis_comparison):
         tennis_comparison.result("c50")
     with pytest.raises(ValueError, match="No trees of both id3 and c50"):
         tennis_comparison.disagreement("id3", "c50")
+
+
+def test_each_trees_first_difference_is_the_node_where_the_pair_first_decides_apart():
+    """PlayTennis: ID3 and C4.5 grow the same tree; CART's binary root differs from both at the
+    root; CART and Zaki first differ below it. Each node found is the first, in pre-order, of
+    its tree whose decision the other tree does not make at the same path."""
+    from dtlearn.comparison import compare_algorithms, decisions
+
+    comparison = compare_algorithms(dtlearn.load_dataset("tennis"))
+    trees = {r.algorithm: r.tree for r in comparison.applied}
+    for algorithm, tree in trees.items():
+        found = comparison.first_differences(algorithm)
+        for other, other_tree in trees.items():
+            if other == algorithm:
+                continue
+            theirs = dict(decisions(other_tree))
+            mine = decisions(tree)
+            first = next((i for i, (path, done) in enumerate(mine) if theirs.get(path) != done), None)
+            if first is None:
+                assert other not in found  # the same tree: nothing to mark
+                continue
+            node = next(n for n in tree.nodes() if n.path == mine[first][0])
+            assert found[other] == node.id
+    assert comparison.first_differences("id3") == {"cart": 0, "zaki": 0}  # C4.5 grew ID3's tree
