@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import streamlit as st
 
 from dtlearn.data import histogram, label
 from dtlearn.export import PALETTE
@@ -35,12 +36,23 @@ def whole(value) -> str:
     return plain(visible(value))
 
 
+def readable(fig: go.Figure) -> go.Figure:
+    """Axis ticks and titles in the theme's text colour: Streamlit's Plotly template draws them
+    #808495 on white (3.7:1, under WCAG AA's 4.5:1), and no theme setting reaches them. An axis
+    with a colour of its own (the Pruning chart's two scales) keeps it."""
+    text = st.get_option("theme.textColor") or "#141312"
+    fig.update_xaxes(tickfont_color=text, title_font_color=text)
+    fig.update_yaxes(tickfont_color=text, selector=lambda axis: not axis.tickfont.color)
+    fig.update_yaxes(title_font_color=text, selector=lambda axis: not axis.title.font.color)
+    return fig
+
+
 def _layout(fig: go.Figure, height: int, legend_below: bool = False) -> go.Figure:
     legend = dict(orientation="h", yanchor="top", y=-0.14, x=0) if legend_below else \
         dict(orientation="h", yanchor="bottom", y=1.02, x=0)
     fig.update_layout(height=height, font=FONT, margin=dict(l=10, r=10, t=40, b=90 if legend_below else 10),
                       legend=legend)
-    return fig
+    return readable(fig)
 
 
 def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:

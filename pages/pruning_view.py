@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 import dtlearn
 from dtlearn import shorten
-from pages import common
+from pages import charts, common
 from pages.common import Choices, md
 
 METHODS = {
@@ -225,7 +225,7 @@ def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: 
     fig.update_yaxes(title="accuracy", rangemode="tozero")
     fig.update_layout(height=380, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
-    return fig
+    return charts.readable(fig)
 
 
 RISK_COLOUR, CV_COLOUR = "#1f77b4", "#c0262d"  # each axis in its curve's colour: two scales, one chart
@@ -274,4 +274,4 @@ def alpha_figure(path: pd.DataFrame, pruning: dict, kept_alpha: float, regressio
                                  rangemode="tozero", tickfont=dict(color=RISK_COLOUR)))
     fig.update_layout(height=420, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
-    return fig
+    return charts.readable(fig)
