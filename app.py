@@ -253,7 +253,16 @@ def save_url(page_name: str, c: Choices) -> None:
 # the sidebar -------------------------------------------------------------------------------
 
 def _reset_step() -> None:
+    """Another dataset, target or algorithm is another tree: every page starts it at step 0 (the
+    step numbers of the last tree mean nothing in it)."""
     st.session_state["step"] = 0
+    for key in ("part_step", "prune_step"):
+        st.session_state.pop(key, None)
+
+
+def _new_algorithm() -> None:
+    _reset_settings()
+    _reset_step()
 
 
 def _reset_settings() -> None:
@@ -368,7 +377,7 @@ def settings_ui(regression: bool) -> tuple[str, tuple]:
         state["algo"] = DEFAULT_ALGORITHM
         _reset_settings()
     algorithm = st.segmented_control("Algorithm", dtlearn.ALGORITHMS, key="algo", required=True,
-                                     format_func=common.algorithm_title, on_change=_reset_settings,
+                                     format_func=common.algorithm_title, on_change=_new_algorithm,
                                      width="stretch")
     st.caption(common.ALGORITHM_NOTES.get(algorithm, ""))
     main = [option for option in TUNED if option.place == "sidebar"]

@@ -179,3 +179,22 @@ def test_the_tree_page_shows_the_picked_nodes_rows_and_candidates(open_app):
     assert len(rows) == 100 and set(rows["species"]) == {"versicolor", "virginica"}
     table = frames[-1]
     assert "✓ petal_width ≤ 1.75" in list(table["candidate"])  # node 2's split, marked chosen
+
+
+def test_another_algorithm_starts_at_step_zero_and_keeps_the_partitions_axes(open_app):
+    """CART step 8 -> ID3 showed "Step 8 of 8" (the step number kept into another tree), while another
+    dataset started at 0; the Partitions page's axes swapped with the algorithm (C4.5 and CART test
+    the petals in another order) after the lecturer had chosen them."""
+    app = open_app(dataset="iris", algo="cart", page="step", step="8")
+    assert app.headers[0].startswith("Step 8 of ")
+    app.set("segmented_control", "algo", "id3")
+    assert app.headers[0].startswith("Step 0 of ")
+    app.page("partitions")
+    app.set("selectbox", "part_x", "sepal_length").set("selectbox", "part_y", "petal_width")
+    app.click("next").click("next")
+    for algorithm in ("c45", "cart"):
+        app.set("segmented_control", "algo", algorithm)
+        app.assert_clean()
+        assert (app.at.selectbox(key="part_x").value, app.at.selectbox(key="part_y").value) == \
+            ("sepal_length", "petal_width")
+        assert any(m.value.startswith("**Step 0 of ") for m in app.at.markdown)
