@@ -16,7 +16,7 @@ import math
 import streamlit as st
 
 import dtlearn
-from pages import common
+from pages import common, stage
 from dtlearn.settings import OPTIONS
 from dtlearn.shorten import shown
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
@@ -121,9 +121,9 @@ def _parse(key: str, text: str):
 # Each page's own view (partition axes, its step; pruning method, parameters and decision) in
 # the link: state key = query parameter -> (kind, range or choices). A value out of range is
 # said and ignored, like a bad setting.
-VIEWS = {"tree_view": ("choice", common.TREE_VIEWS), "tree_depth": ("whole", (1, 6))}  # large trees
+VIEWS = {"tree_view": ("choice", common.TREE_VIEWS)}  # large trees: legible around the node, or whole
 PAGE_STATE = {
-    "step": VIEWS,
+    "step": {**VIEWS, stage.VIEW: ("choice", stage.VIEWS)},
     "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None), **VIEWS},
     "partitions": {"part_x": ("text", None), "part_y": ("text", None), "part_step": ("whole", (0, None))},
     "pruning": {
@@ -212,6 +212,7 @@ def load_url() -> list[str]:
             ignored.append(f"step = '{params['step']}' is not a whole number")
     if "row" in params and str(params["row"]).isdigit():  # the Step page's formula row at this step
         state[f"formula_row_{state.get('step', 0)}"] = int(params["row"])
+        state.setdefault(common.ROWS_PICKED, set()).add(state.get("step", 0))
     return ignored + load_page_state(params)
 
 
@@ -241,8 +242,9 @@ def save_url(page_name: str, c: Choices) -> None:
         if key in st.session_state and st.session_state[key] is not None:
             value = st.session_state[key]
             wanted[key] = ("1" if value else "0") if isinstance(value, bool) else dtlearn.data.label(value)
-    row = st.session_state.get(f"formula_row_{st.session_state.get('step', 0)}")
-    if page_name == "step" and row is not None:
+    step = st.session_state.get("step", 0)
+    row = st.session_state.get(f"formula_row_{step}")
+    if page_name == "step" and row is not None and step in st.session_state.get(common.ROWS_PICKED, ()):
         wanted["row"] = str(row)
     if page_name == "practice" and st.session_state.get("practice_mode") in common.PRACTICE_MODES:
         wanted["mode"] = st.session_state["practice_mode"]

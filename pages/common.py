@@ -46,6 +46,7 @@ if "zaki" in dtlearn.PRESETS:
 CRITERION_TITLES = dtlearn.settings.CRITERION_TITLES
 DIGITS = ("3", "4", "all")  # the sidebar's precision: decimals of every number shown
 PRACTICE_MODES = ("check", "guess", "hand", "worksheet")
+ROWS_PICKED = "formula_rows_picked"  # the steps whose formulas' row the student chose (the link says it)
 
 
 def digits() -> int | None:
@@ -426,10 +427,12 @@ def pruning_choice():
 
 # page furniture ---------------------------------------------------------------------------
 
-def describe(v: View) -> str:
-    """One line under a page title: dataset, size, target, algorithm and criterion."""
+def describe(v: View, brief: bool = False) -> str:
+    """One line under a page title: dataset, size, target, algorithm and criterion (`brief`: a
+    projector's, without the size and the target)."""
     s = v.settings
-    parts = [f"**{md(shown(v.title))}**", f"{len(v.data.frame)} rows", f"target {md(shown(v.data.target))}",
+    size = [] if brief else [f"{len(v.data.frame)} rows", f"target {md(shown(v.data.target))}"]
+    parts = [f"**{md(shown(v.title))}**", *size,
              f"{algorithm_title(s.algorithm)} · {CRITERION_NAMES.get(s.criterion, s.criterion)}"]
     option = dtlearn.settings.OPTION
     limits = [f"{option[k].summary} {md(option[k].none) if value is None else md(label(value))}"
@@ -437,10 +440,11 @@ def describe(v: View) -> str:
     return " · ".join(parts + limits)
 
 
-def header(title: str, v: View) -> None:
-    """The page's title and one line on the data; in projector mode one compact line."""
+def header(title: str, v: View, short: str | None = None) -> None:
+    """The page's title and one line on the data; in projector mode one compact line, with the
+    page's `short` name (its menu entry) when given."""
     if projector():
-        st.markdown(f"**{md(title)}** · {describe(v)}")
+        st.markdown(f"**{md(short or title)}** · {describe(v, brief=True)}")
         return
     st.title(title)
     st.markdown(describe(v))
@@ -457,172 +461,27 @@ def projector() -> bool:
 
 # Larger type, a compact top, the tree and the decision in the first screen at 1280x720.
 PROJECTOR_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 2rem; max-width: none; }
+[data-testid="stHeader"] { background: transparent; pointer-events: none; }
+[data-testid="stHeader"] * { pointer-events: auto; }
+[data-testid="stMainBlockContainer"] { padding: 0.6rem 1.5rem 2rem 1.5rem; max-width: none; }
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.55rem; }
+[data-testid="stMainBlockContainer"] > div > [data-testid="stVerticalBlock"] > :first-child { padding-right: 3rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.2rem; }
-[data-testid="stMainBlockContainer"] h2 { font-size: 1.6rem; padding: 0.2rem 0; }
+[data-testid="stMainBlockContainer"] h2 { font-size: 1.6rem; padding: 0.1rem 0; }
+[data-testid="stMainBlockContainer"] [data-testid="stHeading"] [data-testid="stMarkdownContainer"] { margin-bottom: 0; }
 [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; }
 [data-testid="stMainBlockContainer"] button p { font-size: 1.1rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stTable"] th,
+[data-testid="stMainBlockContainer"] [data-testid="stTable"] td { font-size: 1.15rem; }
+[data-testid="stMainBlockContainer"] .katex { font-size: 1.35em; }
+[data-testid="stMainBlockContainer"] [data-testid="stAlertContentSuccess"],
+[data-testid="stMainBlockContainer"] [data-testid="stAlertContainer"] { padding: 0.5rem 0.9rem; }
 </style>"""
 
-# The clicker's keys mean the same on every page that steps, whatever has focus: a focused
-# slider would move the other way, a menu would keep the key. Caught before any widget sees
-# it, the key presses the page's own button (by its key's class: st-key-next, ...). Arrows and
-# Home / End are left to text fields and menus; Page Up / Down always step.
-KEYS_SCRIPT = """<script>
-(() => {
-  if (window.__dtlearnKeys) return;
-  window.__dtlearnKeys = true;
-  const actions = {PageDown: "next", ArrowRight: "next", PageUp: "prev", ArrowLeft: "prev", Home: "first",
-                   End: "last"};
-  const buttons = {next: ["next", "prune_next", "quiz_next"], prev: ["prev", "prune_prev"],
-                   first: ["first", "prune_first"], last: ["last", "prune_last"]};
-  window.addEventListener("keydown", (event) => {
-    const action = actions[event.key];
-    if (!action || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const target = event.target;
-    const field = target && target.tagName === "INPUT" && target.getAttribute("role") !== "slider" &&
-      !["range", "checkbox", "radio", "button", "submit"].includes(target.type);
-    const typing = target && (target.tagName === "TEXTAREA" || target.isContentEditable || field);
-    if (typing && !event.key.startsWith("Page")) return;
-    const button = buttons[action].map((key) => document.querySelector(`.st-key-${key} button`))
-      .find((found) => found);
-    if (!button) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (!button.disabled) button.click();
-  }, true);
-})();
-</script>"""
-
-
-# A click on a drawn tree opens it over the whole window: the wheel zooms (around the pointer),
-# dragging pans, + / - / 0 zoom in, out and back to fit, Esc closes. The picture follows the
-# page while open, so a clicker steps through the tree at full screen.
-VIEWER_SCRIPT = r"""<script>
-(() => {
-  if (window.__dtlearnViewer) return;
-  window.__dtlearnViewer = true;
-  const style = document.createElement("style");
-  style.textContent = 'img[alt="decision tree"] { cursor: zoom-in; }';
-  document.head.appendChild(style);
-  const SELECTOR = 'img[alt="decision tree"]';
-  let view = null;
-  const place = () => {
-    view.picture.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
-  };
-  const fit = () => {
-    const w = view.picture.naturalWidth || 800, h = view.picture.naturalHeight || 600;
-    view.scale = Math.min((innerWidth - 40) / w, (innerHeight - 70) / h);
-    view.x = (innerWidth - w * view.scale) / 2;
-    view.y = 50 + (innerHeight - 70 - h * view.scale) / 2;
-    place();
-  };
-  const zoom = (factor, cx = innerWidth / 2, cy = innerHeight / 2) => {
-    view.x = cx - (cx - view.x) * factor;
-    view.y = cy - (cy - view.y) * factor;
-    view.scale *= factor;
-    place();
-  };
-  const close = () => {
-    if (!view) return;
-    clearInterval(view.follow);
-    view.overlay.remove();
-    view = null;
-  };
-  const open = (source) => {
-    const overlay = document.createElement("div");
-    overlay.setAttribute("data-testid", "dtlearnTreeViewer");
-    overlay.style.cssText = "position:fixed;inset:0;background:#fff;z-index:1000000;overflow:hidden;cursor:grab";
-    const bar = document.createElement("div");
-    bar.style.cssText = "position:absolute;top:0;left:0;right:0;padding:10px 16px;font:16px sans-serif;" +
-      "background:#f0f2f6;z-index:1;display:flex;gap:12px;align-items:center";
-    const hint = document.createElement("span");  // (no markup in strings: st.html's sanitizer drops the script)
-    hint.textContent = "Scroll to zoom, drag to move, + / − / 0, Esc to close";
-    bar.appendChild(hint);
-    for (const [label, act] of [["+", () => zoom(1.25)], ["−", () => zoom(0.8)], ["Fit", () => fit()],
-                                ["Close", () => close()]]) {
-      const button = document.createElement("button");
-      button.textContent = label;
-      button.style.cssText = "font:16px sans-serif;padding:2px 12px;cursor:pointer";
-      button.addEventListener("click", (event) => { event.stopPropagation(); act(); });
-      bar.appendChild(button);
-    }
-    const picture = document.createElement("img");
-    picture.alt = "decision tree, full screen";
-    picture.style.cssText = "position:absolute;top:0;left:0;transform-origin:0 0;max-width:none";
-    picture.draggable = false;
-    overlay.append(bar, picture);
-    document.body.appendChild(overlay);
-    view = {overlay, picture, x: 0, y: 0, scale: 1, source};
-    picture.onload = () => { if (view && view.fitted !== view.picture.src) { view.fitted = view.picture.src; fit(); } };
-    picture.src = source;
-    overlay.addEventListener("wheel", (event) => {
-      event.preventDefault();
-      zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, event.clientX, event.clientY);
-    }, {passive: false});
-    overlay.addEventListener("mousedown", (event) => {
-      view.drag = [event.clientX - view.x, event.clientY - view.y];
-      overlay.style.cursor = "grabbing";
-    });
-    overlay.addEventListener("mousemove", (event) => {
-      if (!view || !view.drag) return;
-      view.x = event.clientX - view.drag[0];
-      view.y = event.clientY - view.drag[1];
-      place();
-    });
-    overlay.addEventListener("mouseup", () => { if (view) { view.drag = null; overlay.style.cursor = "grab"; } });
-    view.follow = setInterval(() => {  // the page stepped underneath (a clicker): show its new tree
-      const current = document.querySelector(SELECTOR);
-      if (view && current && current.src !== view.picture.src) view.picture.src = current.src;
-    }, 300);
-  };
-  // The node under a click on a drawn tree: the image's SVG read back, the click put in its
-  // coordinates (Graphviz draws inside a translated group), the node whose shape holds it, named
-  // by its "node N" line (pages draw node numbers).
-  const nodeAt = (image, event) => {
-    try {
-      const svg = new DOMParser().parseFromString(atob(image.src.split(",")[1]), "image/svg+xml").documentElement;
-      const box = image.getBoundingClientRect();
-      const [vx, vy, vw, vh] = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
-      let x = vx + (event.clientX - box.left) / box.width * vw;
-      let y = vy + (event.clientY - box.top) / box.height * vh;
-      const shift = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(svg.querySelector("g").getAttribute("transform") || "");
-      if (shift) { x -= Number(shift[1]); y -= Number(shift[2]); }
-      for (const node of svg.querySelectorAll("g.node")) {
-        const numbers = [...node.querySelectorAll("polygon, path")]
-          .flatMap((shape) => (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+/g) || [])
-          .map(Number);
-        const xs = numbers.filter((_, i) => i % 2 === 0), ys = numbers.filter((_, i) => i % 2 === 1);
-        if (xs.length && x >= Math.min(...xs) && x <= Math.max(...xs) && y >= Math.min(...ys) && y <= Math.max(...ys)) {
-          const label = [...node.querySelectorAll("text")].map((t) => t.textContent).find((t) => /^node \d+$/.test(t));
-          if (label) return Number(label.slice(5));
-        }
-      }
-    } catch (error) { /* not a tree we can read: no node */ }
-    return null;
-  };
-  document.addEventListener("click", (event) => {
-    const image = event.target.closest && event.target.closest(SELECTOR);
-    if (!image || view) return;
-    const picked = window.__dtlearnPickNode ? nodeAt(image, event) : null;
-    if (picked !== null) window.__dtlearnPickNode(picked);  // a page that shows a node's details
-    else open(image.src);
-  });
-  window.addEventListener("keydown", (event) => {
-    if (!view) return;
-    if (event.key === "Escape") close();
-    else if (event.key === "+" || event.key === "=") zoom(1.25);
-    else if (event.key === "-") zoom(0.8);
-    else if (event.key === "0") fit();
-  });
-})();
-</script>"""
-
-
 # On a page that shows a node's details (the Tree page), a click on a drawn node picks it: the
-# viewer script's hit test calls window.__dtlearnPickNode, which this component registers.
+# viewer's hit test (pages/stage.js) calls window.__dtlearnPickNode, which this component registers.
 NODE_PICKER_JS = """
 export default function(component) {
   const { setTriggerValue } = component;
@@ -643,10 +502,8 @@ def node_picker(on_pick) -> None:
 
 
 def classroom() -> None:
-    """The clicker's keys, the full-screen tree, and projector mode's style when it is on (in
-    the sidebar: no gap in the page)."""
-    st.sidebar.html(KEYS_SCRIPT, unsafe_allow_javascript=True)
-    st.sidebar.html(VIEWER_SCRIPT, unsafe_allow_javascript=True)
+    """Projector mode's style when it is on (in the sidebar: no gap in the page). The clicker's
+    keys and the full-screen viewer come with every drawn tree (pages/stage.js)."""
     if projector():
         st.sidebar.html(PROJECTOR_CSS)
 
@@ -758,35 +615,42 @@ def current_step(total: int) -> int:
 
 
 def stepper_ui(k: int, total: int, go, prefix: str = "", next_label: str = "Next step",
-               slider_label: str = "Step") -> None:
+               slider_label: str = "Step", current=None, side=None) -> None:
     """First / previous / next / last and a slider over 0..total at position k; `go(to)` moves.
     The buttons' keys (`first`, `prev`, `next`, `last`, after `prefix`) are what the clicker
-    keys press (KEYS_SCRIPT): they work whatever has focus, the slider included."""
-    # projector mode: the buttons get the whole width (full labels at 125 % zoom), the slider a row below
-    row = st.columns([1, 1.2, 1.4, 1] if projector() else [1, 1.5, 1.6, 1, 3.4], vertical_alignment="bottom")
-    if projector():
-        row.append(st.container())
+    keys press (pages/stage.js): they work whatever has focus, the slider included. Previous and
+    Next move from `current()`, the index when the click arrives (k when not given), so two
+    presses made before the page is drawn again are two steps. In projector mode the slider
+    gives its row to `side(column)` (the stage's view), and the heading says which step."""
+    def move(by: int) -> None:
+        go(min(max((current() if current else k) + by, 0), total))
+
+    widths = [0.85, 1.15, 1.35, 0.85, 1.9] if projector() else [1, 1.5, 1.6, 1, 3.4]
+    row = st.columns(widths, vertical_alignment="bottom")
     row[0].button("First", key=prefix + "first", on_click=go, args=(0,), disabled=k == 0, width="stretch",
                   help="Back to the start (Home)")
-    row[1].button("Previous", key=prefix + "prev", on_click=go, args=(max(k - 1, 0),), disabled=k == 0,
+    row[1].button("Previous", key=prefix + "prev", on_click=move, args=(-1,), disabled=k == 0,
                   width="stretch", help="One back (Page Up or ←: a presenter's clicker)")
-    row[2].button(next_label, key=prefix + "next", on_click=go, args=(min(k + 1, total),), disabled=k == total,
+    row[2].button(next_label, key=prefix + "next", on_click=move, args=(1,), disabled=k == total,
                   type="primary", width="stretch", help="One forward (Page Down or →: a presenter's clicker)")
     row[3].button("Last", key=prefix + "last", on_click=go, args=(total,), disabled=k == total, width="stretch",
                   help="The end (End)")
+    if projector():
+        if side is not None:
+            side(row[4])
+        return
     slider = (prefix or "step_") + "slider"
     st.session_state[slider] = k
     row[4].slider(f"{slider_label} {k} of {total}", 0, max(total, 1), key=slider, disabled=total == 0,
-                  on_change=lambda: go(st.session_state[slider]),
-                  label_visibility="collapsed" if projector() else "visible")  # the heading says which step
+                  on_change=lambda: go(st.session_state[slider]))
 
 
-def step_ui(total: int) -> int:
+def step_ui(total: int, side=None) -> int:
     """The step control over 0..total; returns the step k shown.
 
     Step 0 is the root alone (nothing decided); step k shows the tree after k decisions.
     The index lives in st.session_state["step"], so every page shows the same step.
     """
     k = current_step(total)
-    stepper_ui(k, total, _go, prefix="", slider_label="Step")
+    stepper_ui(k, total, _go, prefix="", slider_label="Step", current=lambda: current_step(total), side=side)
     return k

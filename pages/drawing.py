@@ -33,6 +33,7 @@ from pages import store
 PX_PER_PT = 4 / 3
 _HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
 _NOISE = re.compile(r"<!--.*?-->|<title>.*?</title>", re.S)  # comments repeat names; titles are tooltips "n3"
+_FONT_SIZE = re.compile(r'<text [^>]*font-size="([\d.]+)"')
 ALT = "decision tree"
 
 
@@ -44,10 +45,15 @@ class Drawing:
     rest: str
     width: float
     height: float
+    smallest_pt: float = 14.0  # the smallest font size of its text, in the SVG's units (points)
 
     def svg(self, scale: float = 1.0) -> str:
         """The SVG document, `scale` times its natural size."""
         return f'<svg width="{self.width * scale:.0f}px" height="{self.height * scale:.0f}px" {self.rest}'
+
+    def data_url(self) -> str:
+        """The SVG at its natural size as a data URL (base64: only letters reach the page)."""
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg().encode("utf-8")).decode("ascii")
 
     def markdown(self, max_scale: float) -> str:
         """The tree as a markdown image. Its size is `max_scale` times the natural one; the page
@@ -90,7 +96,9 @@ def _layout(dot: str) -> Drawing | None:
         return None
     svg = _NOISE.sub("", svg[svg.index("<svg"):])
     head = _HEAD.match(svg)
-    return Drawing(" ".join(svg[head.end():].split()), float(head[1]) * PX_PER_PT, float(head[2]) * PX_PER_PT)
+    sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
+    return Drawing(" ".join(svg[head.end():].split()), float(head[1]) * PX_PER_PT, float(head[2]) * PX_PER_PT,
+                   min(sizes) if sizes else 14.0)
 
 
 _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch")

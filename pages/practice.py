@@ -11,7 +11,7 @@ from dtlearn import grading, quiz
 from dtlearn.data import label
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
-from pages import common, drawing, quiz_state
+from pages import common, quiz_state, stage
 from pages.tables import candidate_text, display_table
 from pages.common import md
 
@@ -207,12 +207,10 @@ def guess_ui(v) -> None:
     if index >= len(questions):
         st.success(f"The tree is complete: {label(progress.score)} points of {len(questions)}.")
         st.button("Start again", on_click=_restart, args=(key,), key="quiz_restart")
-        drawing.tree_chart(tree.at_step(tree.growth_steps).to_dot(digits=common.digits()), column_px=900)
+        grown = tree.at_step(tree.growth_steps)
+        stage.show("quiz", stage.fitted(grown, grown.root.id, stage.box("quiz"), digits=common.digits()))
         return
     step = questions[index]
-    before = tree.at_step(step.number - 1)
-    drawing.tree_chart(before.to_dot(highlight=step.node_id, digits=common.digits()), column_px=900)
-    st.caption("Red border: the node to decide. Dashed: not decided yet.")
     node_facts(tree, step)
     options = quiz.options(step)
     answered = progress.answer(step.number)
@@ -221,34 +219,43 @@ def guess_ui(v) -> None:
     radio_key = f"guess_attribute_{step.number}"
     if locked:
         _restore(radio_key, LEAF_OPTION if answered.attribute is None else answered.attribute, choices)
+    # the question and its answer above the tree: on a projector all three are in the first screen
     # nothing chosen at first: a preselected option was the right answer at some roots
     choice = st.radio("What does the algorithm do here?", choices, index=None, horizontal=True,
                       key=radio_key, disabled=locked, format_func=shown)
     test, needs_test = None, choice not in (None, LEAF_OPTION) and len(options.get(choice, ())) > 1
     picked = None
+    row = st.columns([3, 1], vertical_alignment="bottom")
     if needs_test:
         best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
         tests = (best,) + options[choice]
         test_key = f"guess_test_{step.number}_{choice}"
         if locked:
             _restore(test_key, best if answered.test is None else answered.test, tests)
-        picked = st.selectbox("Which test?", tests, index=None, key=test_key, disabled=locked,
-                              placeholder="Choose a test", help="A candidate test of this attribute at this node.")
+        picked = row[0].selectbox("Which test?", tests, index=None, key=test_key, disabled=locked,
+                                  placeholder="Choose a test", help="A candidate test of this attribute at this node.")
         test = None if picked == best else picked
     ready = choice is not None and (picked is not None or not needs_test)
     wanted = None if ready or locked else "Choose a test first." if needs_test else "Choose an answer first."
-    if st.button("Reveal", type="primary", disabled=locked or not ready, key=f"reveal_{step.number}",
-                 help=wanted) and ready and not locked:
-        _reveal(key, step, choice, test)
-        st.rerun()
-    if answered is not None:
+    if answered is None:
+        if row[1].button("Reveal", type="primary", disabled=not ready, key=f"reveal_{step.number}", help=wanted,
+                         width="stretch") and ready:
+            _reveal(key, step, choice, test)
+            st.rerun()
+    else:
+        row[1].button("Next question", on_click=_next_question, args=(key,), type="primary", key="quiz_next",
+                      width="stretch", help="Page Down or → (a presenter's clicker)")
         guess = answered.guess
         show = st.success if guess.verdict == "right" else st.warning if guess.verdict == "half" else st.error
         show(md(guess.message), icon=ICONS[guess.verdict])
-        if step.action == "split":
-            table, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
-            st.dataframe(table, hide_index=True, width="stretch", column_config=config)
-        st.button("Next question", on_click=_next_question, args=(key,), type="primary", key="quiz_next")
+    before = tree.at_step(step.number - 1)
+    stage.show("quiz", stage.fitted(before, step.node_id, stage.box("quiz"), highlight=step.node_id,
+                                    digits=common.digits()))
+    if not common.projector():
+        st.caption("Red border: the node to decide. Dashed: not decided yet.")
+    if answered is not None and step.action == "split":
+        table, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
+        st.dataframe(table, hide_index=True, width="stretch", column_config=config)
 
 
 # grow it by hand ---------------------------------------------------------------------------------
@@ -308,17 +315,16 @@ def hand_ui(v) -> None:
     views = ("side by side", "your tree", theirs_title)
     shown = st.segmented_control("Show", views, key="hand_view", required=True, default=views[0],
                                  help="One tree at a time draws it at the page's full width (a projector).")
-    drawings = {"your tree": ("**Your tree**", hand.to_dot(highlight=step.node_id, digits=common.digits())),
-                theirs_title: (f"**{theirs_title}**", algorithms.to_dot(digits=common.digits()))}
-    if shown == "side by side":
-        for column, (title, dot) in zip(st.columns(2), drawings.values()):
-            with column:
-                st.markdown(title)
-                drawing.tree_chart(dot, column_px=440)
-    else:
-        title, dot = drawings[shown]
-        st.markdown(title)
-        drawing.tree_chart(dot, column_px=900)
+    drawings = {"your tree": ("**Your tree**", hand, step.node_id),
+                theirs_title: (f"**{theirs_title}**", algorithms, None)}
+    picked = drawings.items() if shown == "side by side" else [(shown, drawings[shown])]
+    columns = st.columns(2) if shown == "side by side" else [st.container()]
+    for column, (name, (title, grown, marked)) in zip(columns, picked):
+        with column:
+            st.markdown(title)
+            where = "hand_" + ("yours" if name == "your tree" else "theirs") + ("_pair" if len(columns) == 2 else "")
+            stage.show(where, stage.fitted(grown, grown.root.id if marked is None else marked, stage.box(where),
+                                           highlight=marked, digits=common.digits()))
     if state["choices"]:
         st.button("Start again (the algorithm's tree)", key="hand_reset",
                   on_click=lambda: state.update(choices={}))

@@ -6,14 +6,13 @@ import streamlit as st
 
 from dtlearn.data import label, ordered_labels
 from dtlearn.explain import explain, is_missing, number
-from pages import common, drawing
+from pages import common, stage
 from pages.common import md
 from pages.tables import shortened_table
 
 MISSING = "(missing)"
 UNSEEN = "(a value the tree never saw)"
 COLUMNS = 2  # widgets per row of the form (beside the prediction)
-LEGIBLE_LEAVES = 40  # wider trees shrink their labels below reading size in the page's width
 
 
 def keys(v) -> tuple[str, dict]:
@@ -172,16 +171,14 @@ path_ui(tree, explained)
 
 st.subheader("The tree")
 reached = explained.reached
-# over 40 nodes (tips: 435, its labels too small to read drawn whole): around the path's end, or whole on request
-drawn = common.visible_nodes(tree, explained.highlight)
-if drawn is not None:  # every node the example reaches, whatever the view folds
-    drawn = drawn | frozenset(reached[:common.TOP_NODES])
-    st.caption("The example's path is drawn with the branches beside it, the rest folded into counted boxes.")
-dot = tree.to_dot(highlight=explained.highlight, digits=common.digits(), numbers=True, highlights=reached,
-                  visible=drawn)
-drawing.tree_chart(dot, column_px=900)
+above = st.container()
+drawn_tree = stage.fitted(tree, explained.highlight, stage.box("predict"), highlight=explained.highlight,
+                          digits=common.digits(), highlights=reached, also=frozenset(reached[:common.TOP_NODES]),
+                          whole=stage.wants_whole())
+stage.whole_ui(above, tree, drawn_tree)
+stage.show("predict", drawn_tree)
 split = " (of its heaviest path: it went down several branches)" if explained.is_split else ""
 st.caption(f"Blue border: the {len(reached)} nodes the example reaches; red: where its path ends{split}.")
-if drawn is None and tree.n_leaves > LEGIBLE_LEAVES:
-    st.caption(f"This tree has {tree.n_leaves} leaves: at this width its labels are too small to read. The lines "
-               "above name the nodes by the numbers drawn on them.")
+if not drawn_tree.legible:
+    st.caption(f"This tree has {tree.n_leaves} leaves: drawn whole here its labels are too small to read. The "
+               "lines above name the nodes by the numbers drawn on them; click the tree to zoom.")

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import dtlearn
-from pages import common, drawing, pruning_view
+from pages import common, pruning_view, stage
 from pages.common import md
 from pages.pruning_view import (ACTION_WORDS, AFTER_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS,
                                 PruneChoice)
@@ -69,9 +69,12 @@ def prune_step_ui(total: int) -> int:
     return j
 
 
-# on a projector the method and its parameters fold away (chosen before class), so that the
-# stepper, the decision and the tree are in the first screen of 1280x720
-settings_box = st.expander("Method and parameters") if projector else st.container()
+# on a projector the method and its parameters fold away below the tree (chosen before class), so that
+# the numbers, the stepper, the decision and the tree are the first screen of 1280x720
+top, settings_box = (st.container(), None) if projector else (None, st.container())
+if projector:
+    stage_part = st.container()
+    settings_box = st.expander("Method and parameters")
 with settings_box:
     choice = method_ui()
 try:
@@ -98,40 +101,58 @@ if result.validation is not None and not base.is_regression:
 elif final.pruning.get("alpha") is not None:
     numbers.append(("chosen α", pruning_view.number(final.pruning["alpha"]), None))
 if projector:  # one line: four metrics in a quarter of the width each cut their labels at 125 %
-    st.markdown(f"**{md(METHODS[choice.method])}** · " + " · ".join(
-        f"{name} **{value}**" + (f" ({extra})" if extra else "") for name, value, extra in numbers))
+    short = {"Grown tree: nodes / leaves": "grown", "Pruned tree: nodes / leaves": "pruned",
+             "Validation accuracy, pruned": "validation accuracy", "Rows: train / validation": "rows"}
+    top.markdown(f"**{md(METHODS[choice.method].split(' (')[0])}** · " + " · ".join(
+        f"{short.get(name, name)} **{value}**" + (f" ({extra})" if extra else "") for name, value, extra in numbers))
 else:
     for column, (name, value, extra) in zip(st.columns(4), numbers):
         column.metric(name, value, delta=extra, delta_color="off", delta_arrow="off")
 
-st.subheader("Step through the pruning")
-j = prune_step_ui(len(trace))
-shown = base if j == 0 else final.at_step(base.total_steps + j)  # base: the grown tree, its drawing made already
-done = trace[j - 1] if j else None
-if done is None:
-    st.markdown(f"**Decision 0 of {len(trace)}:** the grown tree, before any pruning.")
+def decision_ui() -> tuple[int, object]:
+    """The stepper over the pruning decisions, the decision taken, and the tree as it left it;
+    returns the decision's number and step (None: decision 0, the grown tree)."""
+    j = prune_step_ui(len(trace))
+    shown = base if j == 0 else final.at_step(base.total_steps + j)  # base: the grown tree, drawn already
+    done = trace[j - 1] if j else None
+    if done is None:
+        st.markdown(f"**Decision 0 of {len(trace)}:** the grown tree, before any pruning.")
+    else:
+        where = "" if projector else f" ({md(' and '.join(done.path)) if done.path else 'the root'})"  # drawn
+        st.markdown(f"**Decision {j} of {len(trace)}: node {done.node_id}{where} "
+                    f"{ACTION_WORDS.get(done.action, done.action)}.**")
+        # cost-complexity: the cut link's g(t) and the chosen α, named apart, in place of the reason's one line
+        cost_complexity = choice.method == "cost_complexity"
+        reason = done.headline if projector else done.reason
+        st.info(pruning_view.alpha_lines(done, final, not projector) if cost_complexity else md(reason))
+    # the red border is on the node the heading names, drawn as that decision left it (a pruned node as
+    # a leaf); decision 0 marks none. The stage draws as much of the tree around that node (before any
+    # decision: around the root) as the back row can read, or the whole tree on request
+    marked = done.node_id if done is not None else None
+    above = st.container()
+    drawn_tree = stage.fitted(shown, marked if marked is not None else shown.root.id, stage.box("pruning"),
+                              highlight=marked, digits=common.digits(), whole=stage.wants_whole())
+    stage.whole_ui(above, shown, drawn_tree)
+    stage.show("pruning", drawn_tree, reserve=stage.reserve("pruning", base, common.digits()))
+    if projector:
+        return j, done
+    if done is not None:
+        st.caption(f"Red border: node {done.node_id}, the node decision {j} is about: "
+                   f"{AFTER_WORDS.get(done.action, ACTION_WORDS.get(done.action, done.action))}."
+                   + (" This is the final pruned tree." if j == len(trace) else ""))
+    elif trace:
+        st.caption("The grown tree: no node is marked yet. Each decision marks its node with a red border.")
+    else:
+        st.caption("This method made no decision on this tree: the grown tree is the final tree.")
+    return j, done
+
+
+if projector:
+    with stage_part:
+        j, done = decision_ui()
 else:
-    st.markdown(f"**Decision {j} of {len(trace)}: node {done.node_id} "
-                f"({md(' and '.join(done.path)) if done.path else 'the root'}) "
-                f"{ACTION_WORDS.get(done.action, done.action)}.**")
-    # cost-complexity: the cut link's g(t) and the chosen α, named apart, in place of the reason's one line
-    cost_complexity = choice.method == "cost_complexity"
-    st.info(pruning_view.alpha_lines(done, final, not projector) if cost_complexity else md(done.reason))
-# the red border is on the node the heading names, drawn as that decision left it (a pruned node as
-# a leaf); decision 0 marks none. A tree over 40 nodes (tips: 435) drawn whole in the column was too
-# small to read: it is drawn around that node (before any decision: around the root), or whole on request
-marked = done.node_id if done is not None else None
-visible = common.visible_nodes(shown, marked if marked is not None else shown.root.id)
-drawing.tree_chart(shown.to_dot(highlight=marked, digits=common.digits(), numbers=True, visible=visible),
-                   column_px=900)
-if done is not None:
-    st.caption(f"Red border: node {done.node_id}, the node decision {j} is about: "
-               f"{AFTER_WORDS.get(done.action, ACTION_WORDS.get(done.action, done.action))}."
-               + (" This is the final pruned tree." if j == len(trace) else ""))
-elif trace:
-    st.caption("The grown tree: no node is marked yet. Each decision marks its node with a red border.")
-else:
-    st.caption("This method made no decision on this tree: the grown tree is the final tree.")
+    st.subheader("Step through the pruning")
+    j, done = decision_ui()
 
 if done is not None:
     table, g = pruning_view.details_table(final, done), pruning_view.g_table(base, done)

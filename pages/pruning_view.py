@@ -163,15 +163,18 @@ def number(value: float) -> str:
 def alpha_lines(step, final: dtlearn.Tree, symbols: bool = True) -> str:
     """A cost-complexity decision told with its two numbers named apart (Breiman et al. 1984): the
     cut link's g(t), the alpha at which that prune happens, and the alpha chosen for the final tree.
-    `symbols=False` (a projector) leaves out g(t)'s formula in symbols, keeping its numbers."""
+    `symbols=False` (a projector) says the two numbers only, in two short lines."""
     d, pruning = step.details, final.pruning
     g, alpha = number(d["alpha"]), number(pruning["alpha"])
     how = "by hand"
     if "cv_table" in pruning:
         how = "cross-validation, " + ("1-SE rule" if pruning.get("one_se") else "lowest error")
-    formula = ("= (R(t) − R(T_t)) / (|T_t| − 1) " if symbols else "") + \
-        f"= ({number(d['R(t)'])} − {number(d['R(T_t)'])}) / ({d['leaves']} − 1) ="
     leaves = f"{final.n_leaves} lea{'f' if final.n_leaves == 1 else 'ves'}"
+    if not symbols:  # a projector: the two numbers, named apart, in two short lines
+        return (f"**This link's g(t) = {g}**, the smallest: node {step.node_id} goes once α reaches it.  \n"
+                f"**The chosen α = {alpha}** ({how}) keeps {leaves}.")
+    formula = "= (R(t) − R(T_t)) / (|T_t| − 1) " + \
+        f"= ({number(d['R(t)'])} − {number(d['R(T_t)'])}) / ({d['leaves']} − 1) ="
     return (f"**This link's g(t)** {md(formula)} **{g}**, the smallest: node {step.node_id} is pruned once α "
             f"reaches {g}.  \n**The chosen α = {alpha}** ({how}) prunes every link with g(t) ≤ {alpha}: "
             f"{leaves} stay.")

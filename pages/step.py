@@ -11,9 +11,9 @@ import streamlit as st
 from dtlearn import derivation
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.table import LISTED_ROWS
-from pages import charts, common, drawing
+from pages import charts, common, drawing, stage
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
-from pages.tables import candidate_text, display_table, named, show_rows
+from pages.tables import candidate_text, display_table, family_table, named, show_rows
 
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
                  "squared_error": "squared error"}
@@ -22,10 +22,21 @@ MAX_ROWS = LISTED_ROWS  # beyond, each attribute's best cuts only (an upload can
 MAX_CUTS = 1500  # points of the threshold chart; beyond, every k-th cut and the best ones
 
 
-def candidates_ui(step, tree) -> pd.DataFrame:
+def candidates_ui(step, tree, projected: bool = False) -> pd.DataFrame:
     """The candidate table; returns its rows as shown: each attribute's best cut first, every cut
-    when the student asks for them (past MAX_ROWS, each attribute's best: `CandidateTable.excerpt`)."""
+    when the student asks for them (past MAX_ROWS, each attribute's best: `CandidateTable.excerpt`).
+    `projected`: a projector's table, each attribute's best candidate, in type as large as the page's."""
     candidates = step.candidates
+    if projected:
+        rows = candidates.frame(candidates.best_rows() if len(candidates) > MANY_ROWS else None)
+        if step.action != "split":
+            rows = rows.assign(chosen=False)
+        shown = family_table(display_table(rows, tree)[0], tree)
+        bold = ["font-weight: bold" if c else "" for c in rows["chosen"]]
+        st.table(shown.style.format(lambda x: derivation.number(x, common.digits()),
+                                    subset=shown.select_dtypes("number").columns)
+                 .apply(lambda column: bold, axis=0), hide_index=True)
+        return rows
     st.subheader("Candidate splits")
     if tree.is_regression:
         ranked = "the decrease in mean squared error (ΔMSE)"
@@ -60,6 +71,7 @@ def candidates_ui(step, tree) -> pd.DataFrame:
         selected = list(selection.get("rows", [])) + [cell[0] for cell in selection.get("cells", [])]
         if selected:
             st.session_state[formula_key] = shown.index[selected[-1]]
+            picked_row(step.number)
 
     chosen = [i for i, c in enumerate(rows["chosen"]) if c]
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config, placeholder="",
@@ -67,6 +79,12 @@ def candidates_ui(step, tree) -> pd.DataFrame:
                  selection_mode=["single-row", "single-cell"],
                  selection_default={"selection": {"rows": chosen}} if chosen else None)
     return rows
+
+
+def picked_row(k: int) -> None:
+    """The student chose the formulas' row at step k: the link says it (the chosen row, the default,
+    is not in the link: a link copied before the page set its default reads the same)."""
+    st.session_state.setdefault(common.ROWS_PICKED, set()).add(k)
 
 
 def formulas_ui(step, tree, rows: pd.DataFrame):
@@ -81,6 +99,7 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
     names = {i: candidate_text(r) + ("  (chosen)" if r["chosen"] else "")
              for i, r in zip(table.index, table.to_dict("records"))}
     picked = st.selectbox("Work out the formulas for", list(table.index), key=key, format_func=names.get,
+                          on_change=picked_row, args=(step.number,),
                           help="Any row of the candidate table (or click the row in the table).")
     logs = "" if tree.is_regression else " Logarithms are base 2, and 0 · log 0 counts as 0."
     digits = common.digits()
@@ -164,18 +183,14 @@ def threshold_chart(step, tree, candidates) -> str:
     return attribute
 
 
-def show_decision(tree, step) -> None:
+def show_decision(tree, step, brief: bool = False) -> None:
     if step is None:
         st.info("Nothing is decided yet. **Next step** decides the root: every candidate split of these rows "
                 "is scored and the best one is taken, unless a stopping rule makes the root a leaf. "
                 "Choose the dataset and the algorithm in the sidebar; the **Data** page shows the whole table.")
-    elif step.action == "split":
-        st.success(f"**Split.** {md(named(step.reason, step.test.attribute))}")
-    elif step.action == "leaf":
-        st.info(f"**Leaf: {md(shown(tree.target))} = {md(shown(step.prediction))}.** "
-                f"{md(named(step.reason, tree.target, step.prediction))}")
     else:
-        st.warning(f"**{md(step.action.capitalize())}.** {md(step.reason)}")
+        show = {"split": st.success, "leaf": st.info}.get(step.action, st.warning)
+        show(decision_text(tree, step, brief))
 
 
 def summary(tree, step) -> str:
@@ -189,45 +204,78 @@ def summary(tree, step) -> str:
     return f"{md(step.action)} at {where}"
 
 
+def decision_text(tree, step, brief: bool) -> str:
+    """The decision in words (markdown); `brief`: the reason's first sentence (a projector), the rest
+    being shown with the numbers."""
+    reason = step.headline if brief else step.reason
+    if step.action == "split":
+        return f"**Split.** {md(named(reason, step.test.attribute))}"
+    if step.action == "leaf":
+        return (f"**Leaf: {md(shown(tree.target))} = {md(shown(step.prediction))}.** "
+                f"{md(named(reason, tree.target, step.prediction))}")
+    return f"**{md(step.action.capitalize())}.** {md(reason)}"
+
+
+def numbers_ui(step, tree) -> None:
+    """The projector's second view of a step: its candidate table and the formulas, in the box
+    the tree takes, sized for projection (the clicker's N / T / B keys switch views)."""
+    if step is None or step.candidates is None or not len(step.candidates):
+        st.info("No candidate table at this step: step forward to a decision (Page Down), or press T for the tree.")
+        return
+    with st.container(height=stage.box("step")[1], border=False, key="stage_numbers"):
+        if step.reason != step.headline:
+            st.caption(md(named(step.reason[len(step.headline):].strip(), step.test.attribute if step.test else "")))
+        rows = candidates_ui(step, tree, projected=True)
+        formulas_ui(step, tree, rows)
+
+
 v = common.view()
 tree = v.tree
-common.header("Step through the induction", v)
+projector = common.projector()
+common.header("Step through the induction", v, short="Step through")
 common.warn_id3_numbers(v)
-k = common.step_ui(tree.total_steps)
+k = common.step_ui(tree.total_steps, side=stage.view_ui if projector else None)
 step = tree.steps[k - 1] if k else None
 partial = tree.at_step(k)
 node = partial.node(step.node_id if step else 0)
 st.header(f"Step {k} of {tree.total_steps}: {summary(tree, step)}")
 
-where, size = st.columns(2)
-where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
-size.markdown(f"**Rows:** {common.node_text(tree, node)}")
-show_decision(tree, step)
-shown_nodes = common.visible_nodes(partial, node.id)
-drawing.tree_chart(partial.to_dot(highlight=node.id, digits=common.digits(), numbers=True, visible=shown_nodes),
-                   column_px=900)
-st.caption("Red border: the node being decided. Dashed: not decided yet. Click the tree for full screen "
-           "(scroll to zoom, drag to move; the clicker keeps stepping).")
-show_rows(v, partial, node, k)
+if not projector:
+    where, size = st.columns(2)
+    where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
+    size.markdown(f"**Rows:** {common.node_text(tree, node)}")
+show_decision(tree, step, brief=projector)
+if projector and stage.view() == "numbers":
+    numbers_ui(step, tree)
+else:
+    above = st.container()
+    shown_tree = stage.fitted(partial, node.id, stage.box("step"), highlight=node.id, digits=common.digits(),
+                              whole=stage.wants_whole())
+    stage.whole_ui(above, partial, shown_tree)
+    stage.show("step", shown_tree, reserve=stage.reserve("step", tree, common.digits()))
+    if not projector:
+        st.caption("Red border: the node being decided. Dashed: not decided yet. Click the tree for full screen "
+                   "(scroll to zoom, drag to move; the clicker keeps stepping).")
 
-if step is not None and step.action == "split":
-    shown_rows = candidates_ui(step, tree)
-    formulas_ui(step, tree, shown_rows)
-    thresholds_ui(step, tree)
-elif step is not None and step.action == "leaf" and step.candidates is not None and len(step.candidates):
-    box = st.expander("What the candidate splits would have scored here", key=f"leaf_candidates_{k}",
-                      on_change="rerun")
-    if box.open:
-        with box:
-            formulas_ui(step, tree, candidates_ui(step, tree))
+if not (projector and stage.view() == "numbers"):
+    show_rows(v, partial, node, k)
+    if step is not None and step.action == "split":
+        shown_rows = candidates_ui(step, tree)
+        formulas_ui(step, tree, shown_rows)
+        thresholds_ui(step, tree)
+    elif step is not None and step.action == "leaf" and step.candidates is not None and len(step.candidates):
+        box = st.expander("What the candidate splits would have scored here", key=f"leaf_candidates_{k}",
+                          on_change="rerun")
+        if box.open:
+            with box:
+                formulas_ui(step, tree, candidates_ui(step, tree))
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
-    following, digits, view = tree.steps[k], common.digits(), common.tree_view()
+    following, digits, wanted = tree.steps[k], common.digits(), stage.box("step")
 
     def ahead() -> None:  # in the background: a 20,000-level tree's next step takes seconds to make
-        after = tree.at_step(k + 1)  # laid out as the page will draw it: a large tree around the node only
-        dot = after.to_dot(highlight=following.node_id, digits=digits, numbers=True,
-                           visible=common.visible_in_view(after, following.node_id, *view))
-        drawing.prefetch(dot, lambda: following.candidates)
+        after = tree.at_step(k + 1)  # laid out as the page will draw it
+        stage.fitted(after, following.node_id, wanted, highlight=following.node_id, digits=digits)
+        following.candidates
 
     drawing.in_background(ahead)

@@ -91,6 +91,21 @@ def ranked_column(tree) -> str:
     return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
 
 
+FAMILIES = {  # the measures of each criterion's family, as display_table heads them
+    "entropy": ("known ρ", "Ent(D)", "Ent after", "Gain", "log₂(cuts)/N", "Gain′", "Split info", "Gain ratio"),
+    "gini": ("known ρ", "Gini(D)", "Gini after", "Gini gain"),
+    "squared_error": ("SSE(D)", "SSE after", "ΔSSE", "MSE(D)", "MSE after"),
+}
+
+
+def family_table(drawn: pd.DataFrame, tree) -> pd.DataFrame:
+    """A displayed candidate table with only the ranked measure's family of columns (a projector:
+    the columns the algorithm works with, none off to the right)."""
+    family = "squared_error" if tree.is_regression else ("gini" if tree.settings.criterion == "gini" else "entropy")
+    measures = set(MEASURES.values())
+    return drawn[[c for c in drawn.columns if c not in measures or c in FAMILIES[family]]]
+
+
 def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     """The candidate table as students read it (tests, every measure, rows per branch), and
     its column settings: 3 decimals, narrow number columns. The measure the criterion ranks by

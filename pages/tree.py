@@ -8,7 +8,7 @@ import streamlit as st
 from dtlearn import shorten
 from dtlearn.table import LISTED_PER_ATTRIBUTE, LISTED_ROWS, listed_table
 
-from pages import common, drawing
+from pages import common, drawing, stage
 from pages.common import md
 from pages.tables import display_table, shortened_table, show_rows
 
@@ -21,21 +21,34 @@ if tree.pruning:
     st.info(f"Showing the pruned tree of the Pruning page ({md(tree.pruning['method'].replace('_', ' '))}): its steps "
             f"replay the growth, then {len(tree.pruning_steps)} pruning decisions. Switch it off on that page.")
 common.warn_id3_numbers(v)
-complete = st.toggle("Show the complete tree", key="complete",
-                     help="Off: the tree after the current step, as on the Step through page.")
-if complete:
-    k = tree.total_steps
-    shown = tree
-else:
-    k = common.step_ui(tree.total_steps)
-    shown = tree.at_step(k)
-current = tree.steps[k - 1].node_id if k else 0
+projector = common.projector()
 
-sizes = st.columns(4)
-sizes[0].metric("Step", f"{k} of {tree.total_steps}")
-sizes[1].metric("Nodes", shown.n_nodes)
-sizes[2].metric("Leaves", sum(1 for n in shown.nodes() if n.status == "leaf"))
-sizes[3].metric("Depth", shown.depth)
+
+def complete_ui(where) -> bool:
+    return where.toggle("Show the complete tree", key="complete",
+                        help="Off: the tree after the current step, as on the Step through page.")
+
+
+if projector:  # the toggle takes the slider's place, the sizes one line: the tree gets the screen
+    if st.session_state.get("complete"):
+        complete_ui(st)
+        k = tree.total_steps
+    else:
+        k = common.step_ui(tree.total_steps, side=complete_ui)
+else:
+    complete = complete_ui(st)
+    k = tree.total_steps if complete else common.step_ui(tree.total_steps)
+complete = bool(st.session_state.get("complete"))
+shown = tree if complete else tree.at_step(k)
+current = tree.steps[k - 1].node_id if k else 0
+sizes = {"Nodes": shown.n_nodes, "Leaves": sum(1 for n in shown.nodes() if n.status == "leaf"), "Depth": shown.depth}
+if projector:
+    st.markdown(f"**Step {k} of {tree.total_steps}** · " + " · ".join(f"{n.lower()} {x}" for n, x in sizes.items()))
+else:
+    columns = st.columns(4)
+    columns[0].metric("Step", f"{k} of {tree.total_steps}")
+    for column, (name, value) in zip(columns[1:], sizes.items()):
+        column.metric(name, value)
 
 nodes = {node.id: node for node in shown.nodes()}
 if st.session_state.get("tree_node") not in nodes:
@@ -43,12 +56,15 @@ if st.session_state.get("tree_node") not in nodes:
 common.node_picker(lambda node: st.session_state.update(tree_node=node) if node in nodes else None)
 picked = st.session_state["tree_node"]
 
-# laid out by `dot`: SVG, PNG too
-drawn = common.visible_nodes(shown, picked)
-pictures = drawing.tree_chart(shown.to_dot(highlight=picked, digits=common.digits(), numbers=True, visible=drawn),
-                              column_px=900)
-st.caption("Red border: the node whose details are below: click a node to pick it. Dashed: not decided yet. "
-           "Click beside the nodes for full screen (scroll to zoom, drag to move).")
+above = st.container()
+drawn_tree = stage.fitted(shown, picked, stage.box("tree"), highlight=picked, digits=common.digits(),
+                          whole=stage.wants_whole())
+stage.whole_ui(above, shown, drawn_tree)
+pictures = stage.show("tree", drawn_tree, reserve=stage.reserve("tree", tree, common.digits()))
+drawn = drawn_tree.visible  # a folded tree's menu lists the nodes drawn
+if not projector:
+    st.caption("Red border: the node whose details are below: click a node to pick it. Dashed: not decided yet. "
+               "Click beside the nodes for full screen (scroll to zoom, drag to move).")
 
 st.subheader("Node details")
 left, right = st.columns(2, gap="large")
@@ -135,10 +151,10 @@ columns[3].download_button("Rules (text)", partial(_rules_text, shown),
 candidates = tree.steps[k - 1].candidates if k else None
 if candidates is not None and len(candidates):  # written when clicked; a long table: the rows listed
     listed = partial(lambda step: listed_table(step).to_csv(index=False), tree.steps[k - 1])
-    columns[4].download_button(f"Step {k} table (CSV)", listed, f"{stem}-table.csv", "text/csv",
+    columns[4].download_button("Table (CSV)", listed, f"{stem}-table.csv", "text/csv",
                                key="download_table", on_click="ignore", width="stretch",
-                               help=f"Past {LISTED_ROWS:,} rows: each attribute's {LISTED_PER_ATTRIBUTE} best "
-                                    "candidates by score, and the chosen one.")
+                               help=f"The candidate table of step {k}. Past {LISTED_ROWS:,} rows: each attribute's "
+                                    f"{LISTED_PER_ATTRIBUTE} best candidates by score, and the chosen one.")
 else:
     columns[4].caption("No candidate table at this step.")
 if not pictures:

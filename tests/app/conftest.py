@@ -22,6 +22,25 @@ PAGES = {"data": "pages/data.py", "step": "pages/step.py", "tree": "pages/tree.p
          "compare": "pages/compare.py", "predict": "pages/predict.py"}
 
 
+def stage_svg(element) -> str | None:
+    """The SVG document a stage (pages/stage.py) draws, from its data: a base64 data URL."""
+    if element.proto.component_name != "dtlearn_stage":
+        return None
+    source = json.loads(element.proto.json)["src"]
+    head = "data:image/svg+xml;base64,"
+    assert source.startswith(head), source[:40]
+    return base64.b64decode(source[len(head):], validate=True).decode("utf-8")
+
+
+def on_stage(tree, node_id: int, **options) -> str:
+    """What a page's stage draws of `tree` around `node_id` in a browser that has not said its box
+    (AppTest): pages/stage.py's choice, as `App.trees` reads it."""
+    from drawn_trees import drawn
+    from pages import stage
+
+    return drawn(stage.fitted(tree, node_id, stage.DEFAULT_BOX, **options).dot)
+
+
 def unescape(markdown: str) -> str:
     """Text as it reads on the page: the app escapes names for markdown with backslashes."""
     return re.sub(r"\\(.)", r"\1", markdown)
@@ -77,9 +96,16 @@ class App:
         return [unescape(h.value) for h in self.at.header]
 
     def trees(self) -> list[str]:
-        """The trees drawn on the page, top to bottom, as `drawn` gives them."""
-        svgs = [image_svg(m.value) for m in self.at.markdown]
+        """The trees drawn on the page, top to bottom, as `drawn` gives them: each stage's SVG
+        (pages/stage.py, laid out by `dot`), or the DOT source the browser lays out without it."""
+        svgs = [stage_svg(element) for element in self.at.get("bidi_component")]
+        svgs += [image_svg(m.value) for m in self.at.markdown]
         return [svg_rest(s) for s in svgs if s] + [c.proto.spec for c in self.at.get("graphviz_chart")]
+
+    def stages(self) -> list[dict]:
+        """The data each stage of the page was drawn with (pages/stage.py `show`)."""
+        return [json.loads(e.proto.json) for e in self.at.get("bidi_component")
+                if e.proto.component_name == "dtlearn_stage"]
 
     def figures(self) -> list[dict]:
         return [json.loads(chart.proto.spec) for chart in self.at.get("plotly_chart")]

@@ -16,8 +16,9 @@ def test_projector_mode_is_in_the_link_and_compacts_the_header(open_app):
     assert not app.at.exception
     assert app.at.query_params["projector"] in ("1", ["1"])
     assert not app.at.title  # no big title: one compact line instead
-    assert any(m.value.startswith("**Step through the induction**") for m in app.at.markdown)
-    assert "COLLAPSED" in str(app.at.slider(key="step_slider").label_visibility).upper()
+    assert any(m.value.startswith("**Step through** · **PlayTennis** · ID3") for m in app.at.markdown)
+    assert not app.at.slider  # the keys and buttons step; the slider's row is the stage's view (tree / numbers)
+    assert app.at.segmented_control(key="stage_view").value == "Tree"
     off = open_app(dataset="tennis", algo="id3", page="step", step="1")
     assert off.at.title and "projector" not in off.at.query_params
 
@@ -37,13 +38,13 @@ def test_projector_mode_compacts_every_pages_header(open_app, name, line, intro)
     assert not app.at.title
     assert any(m.value.startswith(line) for m in app.at.markdown)
     captions = [c.value for c in app.at.caption]
-    assert (name in ("data", "compare")) == any(c.startswith(intro) for c in captions)  # their tables are in view
+    assert (name == "data") == any(c.startswith(intro) for c in captions[:1])  # Compare: its trees come first
     off = open_app(dataset="iris", algo="cart", page=name)
     assert off.at.title and any(c.value.startswith(intro) for c in off.at.caption)
 
 
 def test_every_stepper_has_the_buttons_the_keys_press(open_app):
-    """The keys (KEYS_SCRIPT) press buttons by key: next/prev/first/last, prune_*."""
+    """The keys (pages/stage.js) press buttons by key: next/prev/first/last, prune_*."""
     app = open_app(dataset="iris", algo="cart", page="step", step="2")
     for key in ("first", "prev", "next", "last"):
         assert app.at.button(key=key)
@@ -132,6 +133,16 @@ def test_the_formula_row_is_in_the_link(open_app):
     assert app.at.query_params["row"] in ("2", ["2"])
 
 
+def test_only_a_chosen_formula_row_is_in_the_link(open_app):
+    """The default row (the chosen candidate) stays out of the link, so that a link copied before
+    or after the page set its default reads the same; a row the student picked is in it."""
+    app = open_app(dataset="tennis", algo="id3", page="step", step="1")
+    app.at.run()  # a second run (the browser reports the tree's box): the default row is set by now
+    assert "row" not in app.at.query_params
+    app.set("selectbox", "formula_row_1", 2)  # humidity
+    assert app.at.query_params["row"] in ("2", ["2"])
+
+
 def test_the_chosen_formula_row_stays_after_stepping_away_and_back(open_app):
     app = open_app(dataset="tennis", algo="id3", page="step", step="1")
     app.set("selectbox", "formula_row_1", 2)  # humidity
@@ -162,10 +173,10 @@ def test_a_large_tree_is_drawn_around_the_current_node(open_app):
     app = open_app(dataset="glass", algo="c45", page="step", step="70")  # 71 nodes by then (over 40)
     assert not app.at.exception
     around = app.trees()[0]
-    assert "(folded)" in around
+    assert "folded:" in around
     app.set("segmented_control", "tree_view", "the whole tree")
     whole = app.trees()[0]
-    assert "(folded)" not in whole and node_count(whole) > node_count(around)
+    assert "folded:" not in whole and node_count(whole) > node_count(around)
     assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])
 
 

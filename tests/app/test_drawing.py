@@ -85,7 +85,7 @@ def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
         tree_page = app.page("tree")  # no pictures to download: a note says how to get them
         tree_page.assert_clean()
         assert [b.proto.label for b in tree_page.at.get("download_button")] == \
-            ["DOT source", "Rules (text)", "Step 2 table (CSV)"]
+            ["DOT source", "Rules (text)", "Table (CSV)"]
         assert any("need Graphviz's `dot` program" in c.value for c in tree_page.at.caption)
     finally:  # forget the missing-dot answers, once the background has laid out what it was asked to
         drawing.prefetch("digraph { a }").result()

@@ -15,6 +15,7 @@ import dtlearn
 
 from drawn_trees import drawn, labels, tree_lines
 from pages import common
+from tests.app.conftest import on_stage
 
 NAMES = dtlearn.dataset_names()
 PRESETS = dtlearn.ALGORITHMS
@@ -106,7 +107,7 @@ def test_a_link_without_a_page_opens_the_step_page_and_page_data_the_data_page(o
     tennis = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
     assert app.title == "Step through the induction"
     assert app.headers[0].startswith(f"Step 0 of {tennis.total_steps}")
-    assert app.trees()[0] == drawn(tennis.at_step(0).to_dot(highlight=0, numbers=True))
+    assert app.trees()[0] == on_stage(tennis.at_step(0), 0, highlight=0)
     assert (app.at.query_params["page"], app.at.query_params["dataset"]) == ("step", "tennis")
     app = open_app(dataset="iris", page="data")
     app.assert_clean()
@@ -121,7 +122,7 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
     tree = dtlearn.fit(dtlearn.load_dataset("iris"), "cart", max_depth=3)
     step = tree.steps[2]
     assert app.headers[0].startswith(f"Step 3 of {tree.total_steps}")
-    assert app.trees()[0] == drawn(tree.at_step(3).to_dot(highlight=step.node_id, numbers=True))
+    assert app.trees()[0] == on_stage(tree.at_step(3), step.node_id, highlight=step.node_id)
     assert app.at.number_input(key="max_depth").value == 3
     params = app.at.query_params
     assert (params["dataset"], params["algo"], params["max_depth"], params["page"], params["step"]) == \
@@ -131,7 +132,8 @@ def test_a_shared_link_opens_the_same_view_at_the_same_step(open_app):
 def test_the_step_follows_to_the_tree_page_and_back(open_app):
     app = open_app(dataset="tennis", algo="id3", step="4").page("tree")
     tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
-    assert app.trees()[0] == drawn(tree.at_step(4).to_dot(highlight=tree.steps[3].node_id, numbers=True))
+    node = tree.steps[3].node_id
+    assert app.trees()[0] == on_stage(tree.at_step(4), node, highlight=node)
     app.click("next").page("step")
     assert app.headers[0].startswith("Step 5 of 8")
 
@@ -321,13 +323,13 @@ def test_the_tree_page_offers_every_download_and_node_details(open_app):
     app = open_app(dataset="tennis", algo="id3", step="8").page("tree")
     app.assert_clean()
     labels = [b.proto.label for b in app.at.get("download_button")]
-    assert labels == ["DOT source", "SVG picture", "PNG picture", "Rules (text)", "Step 8 table (CSV)"]
+    assert labels == ["DOT source", "SVG picture", "PNG picture", "Rules (text)", "Table (CSV)"]
     assert app.at.code[0].value.splitlines()[0] == "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)"
     app.set("selectbox", "tree_node", 2)
     markdown = " ".join(unescape_all(app))
     assert "Leaf (decided at step 5): All 4 rows here are of class Yes" in markdown
     app.set("toggle", "complete", True)
-    assert app.trees()[0] == drawn(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot(highlight=2, numbers=True))
+    assert app.trees()[0] == on_stage(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3"), 2, highlight=2)
     with pytest.raises(KeyError):
         app.at.button(key="next")  # the complete tree needs no step control
 
@@ -337,6 +339,8 @@ def test_every_node_of_the_tree_shows_its_details(open_app, algorithm):
     # ID3 splits the Sunny days on humidity, two values: once a crash in its node details
     app = open_app(dataset="tennis", algo=algorithm, step="0").page("tree")
     app.set("toggle", "complete", True)
+    if [b for b in app.at.segmented_control if b.key == "tree_view"]:  # folded to be legible: every node on request
+        app.set("segmented_control", "tree_view", "the whole tree")
     ids = [node.id for node in dtlearn.fit(dtlearn.load_dataset("tennis"), algorithm).nodes()]
     assert len(app.at.selectbox(key="tree_node").options) == len(ids)
     for node_id in ids:

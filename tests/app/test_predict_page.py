@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import dtlearn
+from pages import stage
 from dtlearn.explain import example_frame, explain
 from drawn_trees import drawn
 from tests.app.conftest import unescape
@@ -53,18 +54,17 @@ def test_the_page_opens_with_a_training_row_predicted(open_app, dataset, algorit
     else:
         assert shown_prediction(app) == predicted
     assert e.lines()[0] in lines(app)
-    # the tree drawn with the example's nodes in blue and its path's end in red; over 40 nodes
-    # (tips: 435, unreadable whole) around the path's end, every node the example reaches kept
-    around = None
-    if tree.n_nodes > 40:
-        around = dtlearn.export.neighbourhood(tree, e.highlight, 2) | frozenset(e.reached)
-        assert len(around) < tree.n_nodes / 4
-    dot = tree.to_dot(highlight=e.highlight, digits=3, numbers=True, highlights=e.reached, visible=around)
-    assert app.trees() == [drawn(dot)]
-    if around is not None:  # whole on request
+    # the tree drawn with the example's nodes in blue and its path's end in red: as much of it as the back
+    # row reads (tips: 435 nodes, unreadable whole) around the path's end, every node the example reaches kept
+    fit = stage.fitted(tree, e.highlight, stage.DEFAULT_BOX, highlight=e.highlight, highlights=e.reached,
+                       also=frozenset(e.reached))
+    assert app.trees() == [drawn(fit.dot)]
+    assert fit.whole or set(e.reached) <= fit.visible
+    if not fit.whole:  # whole on request
         app.set("segmented_control", "tree_view", "the whole tree")
-        whole = tree.to_dot(highlight=e.highlight, digits=3, numbers=True, highlights=e.reached)
-        assert app.trees() == [drawn(whole)]
+        whole = stage.fitted(tree, e.highlight, stage.DEFAULT_BOX, highlight=e.highlight, highlights=e.reached,
+                             whole=True)
+        assert whole.whole and app.trees() == [drawn(whole.dot)]
 
 
 def test_a_missing_value_shows_the_fractional_path(open_app):

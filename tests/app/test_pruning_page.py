@@ -8,6 +8,7 @@ import re
 import pytest
 
 import dtlearn
+from pages import stage
 
 from drawn_trees import drawn, node_count
 from tests.app.conftest import points, unescape
@@ -70,7 +71,8 @@ def test_the_red_border_is_on_the_node_the_heading_names(open_app, algorithm, me
         assert named == trace[j - 1].node_id
         assert red_nodes(app.trees()[0]) == [named]
         after = pruned.at_step(base.total_steps + j)
-        assert app.trees()[0] == drawn(after.to_dot(highlight=named, numbers=True))
+        # the tree as that decision left it, as much of it as the stage draws legibly (pages/stage.py)
+        assert app.trees()[0] == drawn(stage.fitted(after, named, stage.DEFAULT_BOX, highlight=named).dot)
         node = next(n for n in after.nodes() if n.id == named)
         assert node.is_leaf == (trace[j - 1].action == "prune")  # pruned: a leaf in the drawing
         caption = " ".join(c.value for c in app.at.caption)
@@ -215,9 +217,9 @@ def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(o
     base = dtlearn.fit(data, "cart")
     pruned = dtlearn.prune(base, "cost_complexity", cv=5, one_se=True, seed=0)  # the page's defaults
     assert base.n_nodes > 40
-    around = dtlearn.export.neighbourhood(base, base.root.id, 2)
-    assert app.trees()[0] == drawn(base.to_dot(numbers=True, visible=around))
-    assert len(around) < base.n_nodes / 4
+    around = stage.fitted(base, base.root.id, stage.DEFAULT_BOX)  # as much as the back row reads
+    assert app.trees()[0] == drawn(around.dot)
+    assert around.legible and len(around.visible) < base.n_nodes / 4
     app.set("segmented_control", "tree_view", "the whole tree")
     assert app.trees()[0] == drawn(base.to_dot(numbers=True))
     assert app.at.query_params["tree_view"] in ("the whole tree", ["the whole tree"])  # the link keeps the view
@@ -229,8 +231,8 @@ def test_a_tree_over_40_nodes_is_drawn_around_the_decision_or_whole_on_request(o
     first = pruned.steps[base.total_steps].node_id
     after = pruned.at_step(base.total_steps + 1)
     assert after.n_nodes > 40
-    assert app.trees()[0] == drawn(after.to_dot(highlight=first, numbers=True,
-                                                visible=dtlearn.export.neighbourhood(after, first, 2)))
+    around = stage.fitted(after, first, stage.DEFAULT_BOX, highlight=first)
+    assert app.trees()[0] == drawn(around.dot) and around.legible and first in around.visible
     app.click("prune_last")
     app.assert_clean()
     final = pruned.at_step(pruned.total_steps)
@@ -294,9 +296,9 @@ def test_projector_mode_folds_the_method_away_and_says_dtlearns_numbers_in_one_l
     _, validation, _ = dtlearn.train_validation_test_split(dtlearn.load_dataset("tennis"), validation=0.3, test=0,
                                                            seed=0)
     line = next(text for m in app.at.markdown if (text := unescape(m.value)).startswith("**Reduced-error"))
-    assert f"Grown tree: nodes / leaves **{base.n_nodes} / {base.n_leaves}**" in line
-    assert f"Pruned tree: nodes / leaves **{pruned.n_nodes} / {pruned.n_leaves}**" in line
-    assert f"Validation accuracy, pruned **{dtlearn.accuracy(pruned, validation):.3f}**" in line
+    assert f"grown **{base.n_nodes} / {base.n_leaves}**" in line
+    assert f"pruned **{pruned.n_nodes} / {pruned.n_leaves}**" in line
+    assert f"validation accuracy **{dtlearn.accuracy(pruned, validation):.3f}**" in line
     assert app.trees(), "the tree is drawn"
 
 
@@ -307,11 +309,13 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     trace = pruned.steps[base.total_steps:]
     assert trace and any(step.action == "prune" for step in trace)
     before = app.trees()[0]
-    assert before == drawn(pruned.at_step(base.total_steps).to_dot(numbers=True))  # no decision yet: none marked
+    grown = pruned.at_step(base.total_steps)
+    assert before == drawn(stage.fitted(grown, grown.root.id, stage.DEFAULT_BOX).dot)  # no decision yet: none marked
     app.click("prune_next")
     app.assert_clean()
     first = trace[0]
-    assert app.trees()[0] == drawn(pruned.at_step(base.total_steps + 1).to_dot(highlight=first.node_id, numbers=True))
+    one = pruned.at_step(base.total_steps + 1)
+    assert app.trees()[0] == drawn(stage.fitted(one, first.node_id, stage.DEFAULT_BOX, highlight=first.node_id).dot)
     assert any(first.reason[:40] in text for text in [i.value.replace("\\", "") for i in app.at.info])
     details = app.frames()[0]
     shown = dict(zip(details["quantity"], details["value"]))
@@ -319,7 +323,8 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
     app.click("prune_last")
     after = app.trees()[0]
-    last = pruned.at_step(pruned.total_steps).to_dot(highlight=trace[-1].node_id, numbers=True)
+    final = pruned.at_step(pruned.total_steps)
+    last = stage.fitted(final, trace[-1].node_id, stage.DEFAULT_BOX, highlight=trace[-1].node_id).dot
     assert after == drawn(last), "the last decision shows the pruned tree, its node marked"
     assert node_count(after) < node_count(before)
 

@@ -73,7 +73,7 @@ def test_a_reload_brings_back_the_question_the_answer_and_the_score(open_app, br
     assert radio.value == "humidity" and radio.disabled  # the locked answer, shown locked
     assert [s.value for s in again.at.success] == [s.value for s in app.at.success]
     assert any(s.value.startswith("Right") for s in again.at.success)
-    assert again.at.button(key="reveal_2").disabled and again.at.button(key="quiz_next")
+    assert not [b for b in again.at.button if b.key == "reveal_2"] and again.at.button(key="quiz_next")
     assert again.at.dataframe, "the revealed table"
     again.click("quiz_next")
     assert progress_line(again).startswith("**Score: 1 of 2** · question 3 of")

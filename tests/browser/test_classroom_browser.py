@@ -19,16 +19,14 @@ TRUNCATED = """() => [...document.querySelectorAll('[data-testid=stMainBlockCont
 
 
 @pytest.mark.parametrize("width, height, zoom", [(1280, 720, 1), (1024, 576, 1.25)], ids=["1280x720", "zoom125"])
-def test_projector_mode_puts_the_tree_in_the_first_screen(browser, app_url, ui, width, height, zoom):
-    """1024x576 CSS pixels at a device scale of 1.25 is a 1280x720 projector at 125 % zoom."""
+def test_projector_mode_keeps_whole_button_labels(browser, app_url, ui, width, height, zoom):
+    """(Where the tree and the decision are: tests/browser/test_projector_stage.py, every step.)"""
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=zoom)
     page = context.new_page()
-    for path in ("/step?dataset=tennis&algo=id3&step=1", "/step?dataset=iris&algo=cart&step=5"):
+    for path in ("/step?dataset=tennis&algo=id3&step=1", "/step?dataset=iris&algo=cart&step=5",
+                 "/tree?dataset=iris&algo=c45&step=4", "/partitions?dataset=iris&algo=cart&part_step=3"):
         page.goto(app_url + path + "&projector=1")
         ui.settle(page, ui.GRAPH)
-        assert page.locator(ui.GRAPH).first.bounding_box()["y"] < height, "the tree starts in the first screen"
-        decision = page.get_by_text(re.compile(r"^Split\.")).first
-        assert decision.bounding_box()["y"] + 10 < height
         assert page.evaluate(TRUNCATED) == [], "every button label whole"
         for label in ("First", "Previous", "Next step", "Last"):
             page.get_by_role("button", name=label, exact=True).wait_for(state="visible")
@@ -89,7 +87,9 @@ def test_the_clicker_keys_step_whatever_has_focus(page, app_url, ui):
     assert page.locator(ui.EXCEPTION).count() == 0
 
 
-def test_page_down_right_after_a_sidebar_choice(page, app_url, ui):
+def test_every_stepping_key_works_right_after_a_sidebar_choice(page, app_url, ui):
+    """A menu just chosen keeps the focus (its list closed): arrows, Home and End step all the
+    same, with no click on the page first; a number typed and committed with Enter too."""
     page.goto(app_url + "/step?dataset=tennis&algo=id3&step=2")
     ui.settle(page, ui.GRAPH)
     ready(page)
@@ -97,8 +97,93 @@ def test_page_down_right_after_a_sidebar_choice(page, app_url, ui):
     page.get_by_role("option", name="Iris").click()  # focus stays in the menu
     page.get_by_text(re.compile(r"^Step 0 of \d+")).first.wait_for()
     ui.settle(page, ui.GRAPH)
-    page.keyboard.press("PageDown")
+    for key, step in (("PageDown", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", None), ("Home", 0)):
+        page.keyboard.press(key)
+        if step is None:
+            page.get_by_text(re.compile(r"^Step (\d+) of \1:")).first.wait_for(timeout=20_000)
+        else:
+            wait_for_step(page, step)
+    field = page.get_by_test_id("stSidebar").get_by_role("spinbutton").first  # a number setting (Max depth)
+    field.fill("2")
+    field.press("Enter")  # committed: the arrows step again
+    page.get_by_text(re.compile(r"^Step 0 of \d+")).first.wait_for()
+    ui.settle(page, ui.GRAPH)
+    page.keyboard.press("ArrowRight")
     wait_for_step(page, 1)
+    page.keyboard.press("End")
+    page.get_by_text(re.compile(r"^Step (\d+) of \1:")).first.wait_for(timeout=20_000)
+
+
+def test_a_key_pressed_the_moment_the_tree_appears_is_not_lost(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=iris&algo=cart&step=0")
+    page.locator(ui.GRAPH).first.wait_for(state="visible", timeout=30_000)
+    page.keyboard.press("PageDown")  # no waiting for anything else
+    wait_for_step(page, 1)
+
+
+def test_two_quick_presses_are_two_steps(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=iris&algo=cart&step=0")
+    ui.settle(page, ui.GRAPH)
+    ready(page)
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")  # before the first step's page is drawn
+    wait_for_step(page, 2)
+
+
+def test_changing_the_algorithm_starts_at_step_zero(page, app_url, ui):
+    page.goto(app_url + "/step?dataset=iris&algo=cart&step=8")
+    ui.settle(page, ui.GRAPH)
+    page.get_by_test_id("stSidebar").locator("button", has_text=re.compile(r"^ID3$")).first.click()
+    page.get_by_text(re.compile(r"^Step 0 of \d+: nothing decided yet")).first.wait_for(timeout=20_000)
+
+
+def test_the_numbers_view_takes_the_stage_by_key_and_back(browser, app_url, ui):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(app_url + "/step?dataset=tennis&algo=id3&step=1&projector=1")
+    ui.settle(page, ui.GRAPH)
+    ready(page)
+    page.keyboard.press("n")
+    table = page.get_by_test_id("stTable").first
+    table.wait_for(timeout=20_000)
+    box = table.bounding_box()
+    assert 0 <= box["y"] < 720, "the candidate table where the tree was, in the first screen"
+    assert page.locator(ui.GRAPH).count() == 0
+    assert "outlook" in table.inner_text() and "0.247" in table.inner_text()  # Mitchell's Gain(S, Outlook)
+    page.keyboard.press("PageDown")  # stepping keeps the view
+    wait_for_step(page, 2)
+    page.get_by_test_id("stTable").first.wait_for(timeout=20_000)
+    page.keyboard.press("t")
+    page.locator(ui.GRAPH).first.wait_for(timeout=20_000)
+    page.keyboard.press("b")  # a clicker's blank-screen key switches
+    page.get_by_test_id("stTable").first.wait_for(timeout=20_000)
+    context.close()
+
+
+def test_stepping_does_not_move_the_page_under_the_lecturer(browser, app_url, ui):
+    """The threshold chart open and in view: Page Down changes the step, and the chart's heading
+    stays where it was on the screen (the decision, tree and table above it change height)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(app_url + "/step?dataset=iris&algo=c45&step=1")
+    ui.settle(page, ui.GRAPH)
+    ready(page)
+    ui.open_threshold_chart(page)
+    ui.settle(page, ui.PLOT)
+    heading = page.get_by_role("heading", name="Every threshold of a numeric attribute")
+    heading.scroll_into_view_if_needed()
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollBy(0, 200)")
+    page.wait_for_timeout(300)
+    before = heading.bounding_box()["y"]
+    assert 0 < before < 720 and page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") > 0
+    for k in (2, 3, 4):
+        page.keyboard.press("PageDown")
+        wait_for_step(page, k)
+        ui.settle(page)
+        if k == 2:  # a leaf: no candidate split, so no chart; stepping on brings it back
+            continue
+        heading.wait_for()
+        assert heading.bounding_box()["y"] == pytest.approx(before, abs=3), k
+    page.context.close()
 
 
 def test_the_pruning_page_steps_with_the_clicker(page, app_url, ui):

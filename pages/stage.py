@@ -1,0 +1,256 @@
+"""The stage: a tree drawn as large as the screen allows, and never smaller than the back row reads.
+
+The browser measures the box the tree may take (pages/stage.js: the column's width; on a
+projector the height left from the stage's top to the bottom of the first screen, elsewhere most
+of a screen) and reports it; `fitted` then draws the most of the tree whose smallest text is at
+least MIN_TEXT_PX on screen at the scale that fits the box: the whole tree when it can, else the
+current node's neighbourhood, a few levels fewer each time (dtlearn.export.neighbourhood), the
+rest folded into counted boxes. The same code that paints the tree installs the clicker's keys
+and the full-screen viewer, so a key pressed the moment a tree appears is never lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+import dtlearn
+from pages import common, drawing
+from pages.drawing import PX_PER_PT, Drawing
+
+MIN_TEXT_PX = 14  # below this, nobody past the first rows of a lecture hall reads a label
+MARGIN_PX = 0.1  # the browser draws sizes rounded to its pixels: legible by a little more than the rule
+MAX_SCALE = 1.6  # a small tree is enlarged up to this (its text about 30 px), not blown up to fill a wall
+DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit), a 1280x720 projector's
+_JS = (Path(__file__).with_name("stage.js")).read_text(encoding="utf-8")
+_component = None
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What the stage draws: the DOT source, its layout (None without `dot`), the scale at which
+    it fits the box, and whether the whole tree is drawn (nothing folded)."""
+
+    dot: str
+    drawing: Drawing | None
+    scale: float
+    visible: frozenset | None  # the nodes drawn (None: all of them)
+    legend: tuple = ()  # (code, name, colour) of each class: said above the drawing, in the page's type
+
+    @property
+    def whole(self) -> bool:
+        return self.visible is None
+
+    @property
+    def legible(self) -> bool:
+        return self.drawing is None or text_px(self.drawing, self.scale) >= MIN_TEXT_PX + MARGIN_PX
+
+    @property
+    def height(self) -> float:
+        return self.drawing.height * self.scale if self.drawing is not None else 0.0
+
+
+def text_px(drawing: Drawing, scale: float) -> float:
+    """The smallest text of a drawing on screen, in CSS px, drawn at `scale` times its natural size
+    (its SVG is in points: 4/3 px each)."""
+    return drawing.smallest_pt * PX_PER_PT * scale
+
+
+def scale_in(drawing: Drawing, box: tuple[int, int], max_scale: float = MAX_SCALE) -> float:
+    """The scale at which a drawing fits the box (as stage.js draws it)."""
+    width, height = box
+    return min(width / drawing.width, height / drawing.height, max_scale)
+
+
+# (levels below the node, ancestors kept, their other children drawn, the root drawn), most first:
+# the last views are the node and its new children, the levels above folded into one counted box
+VIEWS_AROUND = ((3, 6, True, True), (2, 6, True, True), (1, 6, True, True), (1, 3, True, True),
+                (1, 3, False, True), (1, 1, False, True), (1, 1, False, False), (1, 0, False, False),
+                (0, 0, False, False))
+
+
+def _views(tree, node_id: int, box: tuple[int, int]):
+    """The nodes to draw, most first: the whole tree (when it could be legible at all), then the
+    node's neighbourhood with fewer levels below it, then with fewer ancestors."""
+    if common.drawable_whole(tree) and _could_fit(tree, box):
+        yield None
+    for depth, path_levels, siblings, root in VIEWS_AROUND:
+        yield dtlearn.export.neighbourhood(tree, node_id, depth, path_levels, siblings, root)
+
+
+LEAF_PT = 48  # no leaf label is narrower: a lower bound of a whole tree's width
+
+
+def _could_fit(tree, box: tuple[int, int]) -> bool:
+    """False when the whole tree's leaves alone, side by side, pass the box's width at the
+    smallest legible scale (no need to lay it out: a 400-leaf tree takes `dot` seconds)."""
+    least = MIN_TEXT_PX / (dtlearn.export.SMALLEST_PT * PX_PER_PT)
+    return tree.n_leaves * LEAF_PT * PX_PER_PT * least <= box[0]
+
+
+def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = None, digits: int | None = 3,
+           numbers: bool = True, highlights=(), whole: bool = False, max_scale: float = MAX_SCALE,
+           also: frozenset = frozenset()) -> Fitted:
+    """The most of `tree` around `node_id` that is legible in `box` (`whole`: the whole tree,
+    legible or not: its top levels when too large to lay out at all); the nodes `also` are drawn
+    in every view (an example's path)."""
+    legend = tuple(dtlearn.node_labels.legend_entries(tree))
+
+    def drawn(visible) -> Fitted:
+        if visible is not None and also:
+            visible = visible | also
+        # the legend in the page, wrapped to the box's width: in the drawing it took a line per class
+        # where the drawing was narrow, and height is what a projector's box lacks
+        dot = tree.to_dot(highlight=highlight, digits=digits, numbers=numbers, highlights=highlights,
+                          visible=visible, legend=not legend)
+        layout = drawing.drawing_of(dot)
+        if layout is None:  # no `dot`: the browser lays out the DOT, legend and all (st.graphviz_chart)
+            dot = tree.to_dot(highlight=highlight, digits=digits, numbers=numbers, highlights=highlights,
+                              visible=visible)
+            return Fitted(dot, None, 1.0, visible)
+        return Fitted(dot, layout, scale_in(layout, box, max_scale), visible, legend)
+
+    if whole:
+        return drawn(None if common.drawable_whole(tree) else dtlearn.export.top_levels(tree, common.TOP_NODES))
+    tried, last = set(), None
+    for visible in _views(tree, node_id, box):
+        if visible is not None and (visible in tried or len(visible) >= tree.n_nodes):
+            continue  # the same nodes again (a shallow tree), or every node: the whole tree once more
+        tried.add(visible)
+        last = drawn(visible)
+        if last.legible:
+            return last
+    return last if last is not None else drawn(None)
+
+
+# the box ----------------------------------------------------------------------------------------
+
+BOXES = "stage_boxes"  # session state: each stage's last box, as the browser measured it
+# px: a step's decision takes one to three lines above the tree, so the box the browser measures
+# changes from step to step. The tree is chosen for a box this much shorter than measured (and
+# drawn as large as the real box allows): the browser need not report a new box, and the page run
+# again, at every step; a run started by a report as a key is pressed could lose the key.
+SLACK = 80
+
+
+def measured(name: str) -> tuple[int, int] | None:
+    """The box the browser last measured for the stage `name`, or on another page (same screen)."""
+    boxes = st.session_state.setdefault(BOXES, {})
+    known = boxes.get(name) or boxes.get("_last")
+    return tuple(known) if known else None
+
+
+def box(name: str) -> tuple[int, int]:
+    """The box the stage `name`'s tree is chosen for: the measured one, SLACK shorter (or DEFAULT_BOX
+    until the browser has said)."""
+    known = measured(name)
+    return (known[0], max(known[1] - SLACK, 120)) if known else DEFAULT_BOX
+
+
+def _measured(name: str) -> None:
+    value = getattr(st.session_state.get(f"stage_{name}"), "box", None)
+    if _valid(value):
+        boxes = st.session_state.setdefault(BOXES, {})
+        boxes[name] = boxes["_last"] = (int(value[0]), int(value[1]))
+
+
+def _valid(value) -> bool:
+    """A box from the browser: two whole numbers of pixels in a sane range (never trusted blindly)."""
+    return (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, (int, float)) and 80 <= v <= 20_000 for v in value))
+
+
+def mode() -> str:
+    """'fill': the tree takes the rest of the first screen (projector); 'screen': most of a screen."""
+    return "fill" if common.projector() else "screen"
+
+
+def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None) -> bool:
+    """The stage `name` drawing `shown`; `reserve` keeps that much height for the tree (px) so that
+    what is below stays put while stepping; `scale` draws at that scale instead of fitting (the
+    Compare page's trees, all at one scale). Returns whether `dot` laid the tree out (False: the
+    browser draws it from the DOT source)."""
+    global _component
+    if shown.drawing is None:
+        st.graphviz_chart(shown.dot, width="stretch")
+        return False
+    if _component is None:
+        _component = st.components.v2.component("dtlearn_stage", html=_HTML,
+                                                css=_CSS, js=_JS, isolate_styles=False)
+    data = {"src": shown.drawing.data_url(), "width": round(shown.drawing.width, 2),
+            "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(name)),
+            "measured": list(measured(name) or box(name)), "slack": SLACK,
+            "mode": mode(), "reserve": round(reserve) if reserve else None, "scale": scale,
+            "alt": drawing.ALT, "legend": [list(entry) for entry in shown.legend]}
+    _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name), height="content")
+    return True
+
+
+_HTML = '<div class="dtlearn-stage"><div class="dtlearn-legend" role="list" aria-label="Classes"></div><img></div>'
+_CSS = """
+.dtlearn-stage { display: flex; flex-direction: column; align-items: center; width: 100%; }
+.dtlearn-stage img { max-width: none; }
+.dtlearn-legend { display: flex; flex-wrap: wrap; justify-content: center; gap: 0.2rem 1.1rem; font-size: 15px;
+                  line-height: 1.4; color: #141312; margin-bottom: 0.3rem; }
+.dtlearn-legend:empty { display: none; }
+.dtlearn-legend span.swatch { display: inline-block; width: 0.95em; height: 0.95em; margin-right: 0.35em;
+                              vertical-align: -0.1em; border: 1px solid #444; }
+"""
+
+
+# the projector's two views of a step, and the whole tree on request ---------------------------
+
+VIEWS = ("Tree", "Numbers")
+VIEW = "stage_view"  # session state and link parameter
+
+
+def view_ui(where) -> None:
+    """The projector's choice of what the stage shows: the tree, or the step's numbers (its
+    candidate table and formulas). Keys: T, N, and a clicker's blank-screen key (B or .) switches."""
+    if st.session_state.get(VIEW) not in VIEWS:
+        st.session_state[VIEW] = VIEWS[0]
+    where.segmented_control("Show on the stage", VIEWS, key=VIEW, required=True, label_visibility="collapsed",
+                            width="stretch", help="T: the tree · N: the candidate table and the formulas · "
+                                                  "B or . (a clicker's blank-screen key) switches")
+
+
+def view() -> str:
+    """'numbers' when the projector's stage shows the step's numbers, else 'tree'."""
+    return "numbers" if common.projector() and st.session_state.get(VIEW) == VIEWS[1] else "tree"
+
+
+WHOLE = "tree_view"  # session state and link parameter: "the whole tree", or fitted around the node
+FITTED, WHOLE_TREE = common.TREE_VIEWS
+
+
+def wants_whole() -> bool:
+    """Whether the student asked for the whole tree (never on a projector: its tree is for reading)."""
+    return not common.projector() and st.session_state.get(WHOLE) == WHOLE_TREE
+
+
+def whole_ui(where, tree, shown: Fitted) -> None:
+    """When the stage folds part of the tree (or the student asked for it whole): the choice
+    between the legible view around the node and the whole tree, at whatever size it fits."""
+    if common.projector() or (shown.whole and not wants_whole()):
+        return
+    if st.session_state.get(WHOLE) not in common.TREE_VIEWS:
+        st.session_state[WHOLE] = FITTED
+    left, right = where.columns([2, 3], vertical_alignment="center")
+    left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", common.TREE_VIEWS, key=WHOLE, required=True)
+    if wants_whole() and not common.drawable_whole(tree):
+        right.caption(f"Too large to lay out whole ({tree.n_nodes} nodes, {tree.depth} levels): its top levels are "
+                      "drawn, the rest folded into counted boxes.")
+    elif wants_whole():
+        right.caption("Drawn whole at the size that fits: click it for full screen and zoom.")
+    else:
+        right.caption("The nodes around this one, as large as the back row reads; grey boxes count what is folded.")
+
+
+def reserve(name: str, tree, digits: int | None) -> float | None:
+    """The height the complete tree takes on this stage (px): kept for every step, so that what
+    is below the tree does not move while stepping (a projector's stage fills the screen anyway)."""
+    if common.projector():
+        return None
+    return fitted(tree, tree.root.id, box(name), digits=digits).height

@@ -1,0 +1,59 @@
+"""The stage (pages/stage.py): the most of a tree that is legible in a box."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import dtlearn
+from pages import stage
+
+FONT = re.compile(r'<text [^>]*font-size="([\d.]+)"')
+VIEWBOX = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+
+
+def on_screen(fit: stage.Fitted) -> tuple[float, float, float]:
+    """(width, height, smallest text) of a fitted drawing on screen in CSS px, read from its SVG:
+    the image is drawn `scale` times its natural size, whose px are 4/3 of the SVG's points."""
+    svg = fit.drawing.svg()
+    width, height = map(float, VIEWBOX.search(svg).groups())
+    px = fit.scale * 4 / 3
+    return width * px, height * px, min(float(size) for size in FONT.findall(svg)) * px
+
+
+def test_a_tree_that_is_legible_whole_is_drawn_whole():
+    tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    fit = stage.fitted(tree, tree.root.id, (1200, 700))
+    assert fit.whole and fit.legible
+    width, height, smallest = on_screen(fit)
+    assert width <= 1200 + 1e-6 and height <= 700 + 1e-6 and smallest >= 14
+
+
+@pytest.mark.parametrize("dataset, algorithm", [("iris", "cart"), ("glass", "c45"), ("credit_risk", "id3")])
+@pytest.mark.parametrize("box", [(928, 480), (676, 360)], ids=["1280x720", "zoom125"])
+def test_every_step_is_drawn_legibly_around_its_node(dataset, algorithm, box):
+    """Boxes a 1280x720 projector leaves the Step page's tree (the sidebar open), at 100 % and 125 %."""
+    tree = dtlearn.fit(dtlearn.load_dataset(dataset), algorithm)
+    for k in range(0, tree.total_steps + 1, 3):
+        partial = tree.at_step(k)
+        node = tree.steps[k - 1].node_id if k else 0
+        fit = stage.fitted(partial, node, box, highlight=node)
+        width, height, smallest = on_screen(fit)
+        assert width <= box[0] + 1e-6 and height <= box[1] + 1e-6, (k, width, height)
+        assert smallest >= 14, (k, smallest)
+        assert fit.whole or node in fit.visible
+
+
+def test_a_tree_too_large_to_read_whole_is_drawn_around_the_node():
+    tree = dtlearn.fit(dtlearn.load_dataset("glass"), "c45")
+    deep = max(tree.nodes(), key=lambda n: n.depth)
+    fit = stage.fitted(tree, deep.id, (928, 480), highlight=deep.id)
+    assert not fit.whole and deep.id in fit.visible and fit.legible
+    assert stage.fitted(tree, deep.id, (928, 480), whole=True).whole  # asked for: whole, at whatever size
+
+
+def test_boxes_from_the_browser_are_checked():
+    assert stage._valid([900, 480]) and stage._valid((1024.0, 300))
+    for bad in (None, "900x480", [900], [900, 480, 1], [1e9, 480], [float("nan"), 480], ["900", "480"], [10, 480]):
+        assert not stage._valid(bad), bad
