@@ -16,6 +16,7 @@ from dtlearn.data import histogram, label
 from dtlearn.export import PALETTE
 from dtlearn.shorten import shown, shown_names, visible
 
+from . import cut_labels
 from .common import plain
 
 FONT = dict(size=16)
@@ -171,10 +172,10 @@ def _scaled(values: list[float], low: float, high: float) -> list[str]:
 
 
 MANY_REGIONS = 400  # beyond this, regions and cuts are drawn as a few traces, not one shape each
-LABELLED_CUTS = 40  # ... and only the newest cuts carry their step number
+LABELLED_CUTS = 40  # ... and only the newest cuts carry their node number
 
 
-def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step: int | None) -> None:
+def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, newest: int | None) -> None:
     """Thousands of regions (a 20,000-level chain) as one filled trace per colour and all cuts as
     one line trace: Plotly lays out a trace of many polygons in milliseconds, while a shape each
     took seconds per step to build and draw. Coordinates go as numpy arrays, NaN between
@@ -193,7 +194,7 @@ def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step
         fig.add_trace(go.Scatter(x=xs[members].ravel(), y=ys[members].ravel(), mode="lines", fill="toself",
                                  fillcolor=fill, opacity=0.18 if pending else 0.5, line=dict(width=0),
                                  hoverinfo="skip", showlegend=False))
-    older = [line for line in lines if line.step != current_step]  # the newest: on its own, in red, labelled
+    older = [line for line in lines if line.node_id != newest]  # the newest: on its own, in red, labelled
     ends = np.array([(line.value, line.start, line.end, line.attribute == x) for line in older],
                     dtype=np.float32).reshape(-1, 4)
     value, start, end, vertical = ends.T
@@ -204,14 +205,19 @@ def _many_regions(fig: go.Figure, rectangles, fills, lines, x: str, current_step
                              hoverinfo="skip", showlegend=False))
 
 
+PLANE_MARGIN = dict(l=64, r=12, t=44, b=56)  # px: fixed, so that labels are placed in the plot's own pixels
+
+
 def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, target: str, classes,
-                    current_step: int | None, bounds, values: dict | None = None,
-                    points: pd.DataFrame | None = None) -> go.Figure:
+                    newest: int | None, bounds, values: dict | None = None,
+                    points: pd.DataFrame | None = None, size: tuple[int, int] = (640, 640)) -> tuple[go.Figure, int]:
     """Leaf rectangles coloured by the class they predict, the training points on top, and each
-    cut labelled with the number of the step that made it (the newest cut in red). For a
-    regression tree `values` maps leaf ids to predictions: a colour scale replaces the classes.
-    `points` are the rows drawn (a sample of a large `frame`, dtlearn.partition.drawn_sample);
-    the colour scale spans every row's target."""
+    cut labelled with the number of the node that made it, as the drawn tree numbers it (the
+    newest cut, node `newest`, in red). For a regression tree `values` maps leaf ids to
+    predictions: a colour scale replaces the classes. `points` are the rows drawn (a sample of a
+    large `frame`, dtlearn.partition.drawn_sample); the colour scale spans every row's target.
+    `size` is the figure's (width, height) in px. Returns the figure and how many cut labels were
+    left out because they found no place free of the others (pages/cut_labels.py)."""
     points = frame if points is None else points
     fig = go.Figure()
     regression = values is not None
@@ -225,7 +231,7 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
     else:
         fills = [colour(classes, r.prediction) for r in rectangles]
     if len(rectangles) > MANY_REGIONS:
-        _many_regions(fig, rectangles, fills, lines, x, current_step)
+        _many_regions(fig, rectangles, fills, lines, x, newest)
         lines = sorted(lines, key=lambda line: line.step or 0)[-LABELLED_CUTS:]  # the newest, labelled below
     else:
         for r, fill in zip(rectangles, fills):
@@ -233,18 +239,22 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
             shapes.append(dict(type="rect", x0=r.x0, x1=r.x1, y0=r.y0, y1=r.y1, layer="below", fillcolor=fill,
                                opacity=0.18 if pending else 0.5,
                                line=dict(width=1, color="#999", dash="dot") if pending else dict(width=0)))
+    width, height = size
+    plot = (width - PLANE_MARGIN["l"] - PLANE_MARGIN["r"], height - PLANE_MARGIN["t"] - PLANE_MARGIN["b"])
+    places, left_out = cut_labels.place(lines, x, bounds, plot, newest)
     for line in lines:
-        newest = line.step == current_step
-        style = dict(color="#d62728" if newest else "#333", width=4 if newest else 2)
+        red = line.node_id == newest
+        style = dict(color="#d62728" if red else "#333", width=4 if red else 2)
         if line.attribute == x:
             shapes.append(dict(type="line", x0=line.value, x1=line.value, y0=line.start, y1=line.end, line=style))
-            at = dict(x=line.value, y=line.end, yanchor="top", xanchor="left")
         else:
             shapes.append(dict(type="line", x0=line.start, x1=line.end, y0=line.value, y1=line.value, line=style))
-            at = dict(x=line.end, y=line.value, xanchor="right", yanchor="bottom")
-        annotations.append(dict(**at, text=f"<b>{line.step}</b>", showarrow=False, bgcolor="white",
-                                bordercolor=style["color"], borderwidth=1,
-                                font=dict(size=15, color=style["color"])))
+        at = places.get(line.node_id)
+        if at is not None:
+            annotations.append(dict(x=at.x, y=at.y, xanchor=at.xanchor, yanchor=at.yanchor,
+                                    text=f"<b>{line.node_id}</b>", showarrow=False, bgcolor="white",
+                                    bordercolor=style["color"], borderwidth=1,
+                                    font=dict(size=15, color=style["color"])))
     fig.update_layout(shapes=shapes, annotations=annotations)
     if regression:
         fig.add_trace(go.Scatter(
@@ -267,4 +277,6 @@ def partition_chart(rectangles, lines, frame: pd.DataFrame, x: str, y: str, targ
     x0, x1, y0, y1 = bounds
     fig.update_xaxes(title=short(x), range=[x0, x1], showgrid=False, zeroline=False)
     fig.update_yaxes(title=short(y), range=[y0, y1], showgrid=False, zeroline=False)
-    return _layout(fig, 640)
+    fig.update_layout(width=width, height=height, font=FONT, margin=dict(**PLANE_MARGIN, autoexpand=False),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, font=dict(size=14)))
+    return readable(fig), left_out

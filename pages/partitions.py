@@ -11,7 +11,7 @@ import dtlearn
 from dtlearn.data import label
 from dtlearn.partition import MAX_POINTS, default_bounds, drawn_sample
 from dtlearn.shorten import shown
-from pages import charts, common, drawing
+from pages import charts, common, stage
 from pages.common import md
 
 v = common.view()
@@ -34,17 +34,30 @@ if v.settings.algorithm == "id3":
     st.info("ID3 gives every distinct number its own branch, which draws no lines: partitions need thresholds. "
             "This page grows the tree with **C4.5** instead (same depth, leaf size, purity and gain limits).")
 
-# The first two numeric attributes the full tree tests make the default axes (iris: petals).
+# The first two numeric attributes the full tree tests make the default axes (iris: petals); once
+# shown, the axes stay as they are when the algorithm or the step changes (app.keep_values).
 used = [s.test.attribute for s in v.tree.steps if s.action == "split" and s.test.attribute in numeric]
 ordered = list(dict.fromkeys(used + numeric))
 for key, default in (("part_x", ordered[0]), ("part_y", ordered[1])):
     if st.session_state.get(key) not in numeric:
         st.session_state[key] = default
-left, right = st.columns(2)
-x = left.selectbox("Horizontal axis", numeric, key="part_x", format_func=shown)
-y = right.selectbox("Vertical axis", numeric, key="part_y", format_func=shown)
+
+
+def axes_ui(where) -> tuple[str, str]:
+    left, right = where.columns(2)
+    return (left.selectbox("Horizontal axis", numeric, key="part_x", format_func=shown),
+            right.selectbox("Vertical axis", numeric, key="part_y", format_func=shown))
+
+
+projector = common.projector()
+if projector:  # the axes fold into the stepper's row: the plane and the tree get the screen
+    x, y = st.session_state["part_x"], st.session_state["part_y"]
+else:
+    x, y = axes_ui(st)
 if x == y:
     st.warning("Choose two different attributes.")
+    if projector:
+        axes_ui(st)
     st.stop()
 
 tree = common.grow_on_pair(v.choices, x, y)
@@ -56,7 +69,16 @@ state = st.session_state
 if "part_step" not in state:
     state["part_step"] = min(common.current_step(v.tree.total_steps), tree.total_steps)
 k = min(max(int(state["part_step"]), 0), tree.total_steps)
-common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step")
+
+
+def axes_popover(where) -> None:
+    with where.popover("Axes", width="stretch", help=f"Now: {shown(x)} across, {shown(y)} up"):
+        axes_ui(st)
+
+
+common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step",
+                  current=lambda: min(max(int(state.get("part_step", 0)), 0), tree.total_steps),
+                  side=axes_popover if projector else None)
 if tree.total_steps != v.tree.total_steps or any(
         a.test != b.test for a, b in zip(tree.steps, v.tree.steps) if a.action == b.action == "split"):
     steps = f"{tree.total_steps} step{'s' if tree.total_steps != 1 else ''}"
@@ -72,29 +94,34 @@ if step is None:
     st.markdown(f"**Step 0 of {tree.total_steps}:** the whole plane is one undecided region.")
 else:
     verb = {"split": "cut"}.get(step.action, step.action)
-    st.markdown(f"**Step {k} of {tree.total_steps} ({verb}):** {md(step.reason)}")
+    where = "the root" if step.depth == 0 else f"node {step.node_id}"
+    reason = step.headline if projector else step.reason
+    st.markdown(f"**Step {k} of {tree.total_steps} ({verb} at {where}):** {md(reason)}")
 
 frame = v.data.frame
 values = {n.id: n.value for n in partial.nodes()} if tree.is_regression else None
-newest = step.number if step and step.action == "split" else None
+newest = step.node_id if step and step.action == "split" else None
 drawable = frame[frame[[x, y]].notna().all(axis=1)]
 # A stated sample of a large table is drawn (stratified by class); the regions above use every row.
 strata = np.zeros(len(drawable)) if tree.is_regression else drawable[v.data.target].map(label).to_numpy()
 points = drawable.iloc[drawn_sample(strata, MAX_POINTS)]
-st.plotly_chart(charts.partition_chart(rectangles, lines, frame, x, y, v.data.target, tree.classes, newest, bounds,
-                                       values, points=points), key="partition")
+box = stage.box("partitions")
+plane, tree_column = st.columns(2, gap="small")
+figure, unlabelled = charts.partition_chart(rectangles, lines, frame, x, y, v.data.target, tree.classes, newest,
+                                            bounds, values, points=points, size=(box[0], box[1]))
+plane.plotly_chart(figure, key="partition", width="content")
+with tree_column:
+    marked = step.node_id if step else 0
+    stage.show("partitions", stage.fitted(partial, marked, box, highlight=marked, digits=common.digits()))
 hidden = len(frame) - len(drawable)
 sample = (f" The points are drawn from a sample of {len(points):,} of {len(drawable):,} rows (the same rows every "
           "time, each class keeping its share); the rectangles are computed on every row."
           if len(points) < len(drawable) else "")
 numbered = (f" With {len(rectangles):,} regions only the newest {charts.LABELLED_CUTS} cuts are numbered."
             if len(rectangles) > charts.MANY_REGIONS else "")
+crowded = (f" {unlabelled} cut{'s are' if unlabelled != 1 else ' is'} not numbered: no room beside the line "
+           "clear of the other numbers." if unlabelled else "")
 st.caption(f"Each rectangle is a node of the tree, coloured by {predicted}: pale while it is not "
-           "decided yet, stronger once it is a leaf. The numbers on the lines are the steps that made the cuts "
-           "(the newest in red)." + numbered + (f" {hidden} rows with a missing value are not drawn." if hidden else "")
-           + sample)
-with st.expander("The tree on these two attributes", expanded=True):
-    marked = step.node_id if step else 0
-    dot = partial.to_dot(highlight=marked, digits=common.digits(), numbers=True,
-                         visible=common.drawn_around(partial, marked))
-    drawing.tree_chart(dot, column_px=900, max_scale=1.2)
+           "decided yet, stronger once it is a leaf. The number on each line is the node that made the cut, as "
+           "the tree beside numbers it (the newest in red)." + numbered + crowded
+           + (f" {hidden} rows with a missing value are not drawn." if hidden else "") + sample)

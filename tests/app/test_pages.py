@@ -358,10 +358,14 @@ def test_partitions_follow_the_step_one_cut_at_a_time(open_app):
     def lines():
         return [a["text"] for a in app.figures()[0]["layout"].get("annotations", [])]
     assert lines() == []
+    # each cut numbered by the node that made it, as the tree beside it numbers its nodes
+    tree = dtlearn.fit(dtlearn.load_dataset("iris").select(["petal_length", "petal_width"]), "cart")
+    actions = [(s.action, s.node_id) for s in tree.steps[:3]]
+    assert actions == [("split", 0), ("leaf", 1), ("split", 2)]
     app.click("next")
-    assert lines() == ["<b>1</b>"]
+    assert lines() == ["<b>0</b>"]
     app.click("next").click("next")
-    assert lines() == ["<b>1</b>", "<b>3</b>"]  # step 2 made a leaf: no line
+    assert sorted(lines()) == ["<b>0</b>", "<b>2</b>"]  # step 2 made a leaf: no line
 
 
 def test_partitions_say_when_there_are_fewer_than_two_numeric_attributes(open_app):
@@ -459,7 +463,8 @@ def test_partition_rectangles_of_a_regression_tree_take_the_colour_of_their_mean
     layout = app.figures()[0]["layout"]
     rectangles = [s for s in layout["shapes"] if s["type"] == "rect"]
     lines = [s for s in layout["shapes"] if s["type"] == "line"]
-    assert len(rectangles) == 2 and len(lines) == 1 and [a["text"] for a in layout["annotations"]] == ["<b>1</b>"]
+    # the root's cut, numbered by its node (0) as the tree beside it numbers it
+    assert len(rectangles) == 2 and len(lines) == 1 and [a["text"] for a in layout["annotations"]] == ["<b>0</b>"]
     for shape in rectangles:
         inside = frame[(frame[x] > shape["x0"]) & (frame[x] <= shape["x1"]) &
                        (frame[y] > shape["y0"]) & (frame[y] <= shape["y1"])]
