@@ -6,12 +6,11 @@ from dtlearn import shorten
 from dtlearn.data import label
 from dtlearn.derivation import number
 from dtlearn.settings import OPTION
-from pages import common, drawing
+from pages import common, stage
 from pages.common import algorithm_title, md
 
 TITLES = {"id3": "ID3 (Quinlan 1986)", "c45": "C4.5 (Quinlan 1993)", "cart": "CART (Breiman et al. 1984)",
           "zaki": "Zaki & Meira (2014)"}
-LEGIBLE_LEAVES = 30  # side by side in half a page: more leaves shrink the labels below reading size
 CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
 
 
@@ -33,6 +32,38 @@ def spread(mean, sd) -> str:
     return "—" if mean != mean else f"{shown(mean)} ± {shown(sd)}"
 
 
+def trees_ui(comparison) -> None:
+    """The four trees at one scale (the largest at which each is legible in its half of the page,
+    folded around its root where it must be), each pair's first disagreement marked in both."""
+    results = comparison.results
+    digits = common.digits()
+    drawn = {}
+    for r in comparison.applied:
+        marks = comparison.first_differences(r.algorithm)
+        drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, stage.box("compare"), digits=digits,
+                                           highlights=tuple(marks.values()), also=frozenset(marks.values())), marks)
+    scale = min((fit.scale for fit, _ in drawn.values() if fit.drawing is not None), default=None)
+    for pair in (results[:2], results[2:4]):
+        for column, r in zip(st.columns(2, gap="medium"), pair):
+            with column:
+                st.markdown(f"**{title(r.algorithm)}** · {r.n_nodes} nodes, {r.n_leaves} leaves, depth {r.depth}"
+                            if r.applies else f"**{title(r.algorithm)}**")
+                if not r.applies:
+                    st.caption(f"{why_not(r).capitalize()}: {md(r.problem)}")
+                    continue
+                fit, marks = drawn[r.algorithm]
+                stage.show(f"compare_{r.algorithm}", fit, scale=scale)
+                if marks:
+                    st.caption("Blue border: where it first differs from " + "; ".join(
+                        f"{algorithm_title(other)} (node {node})" for other, node in marks.items()) + ".")
+                if not fit.whole:
+                    st.caption("Folded around its root to stay legible: the Tree page draws it whole.")
+                numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
+                if r.algorithm == "id3" and numeric:
+                    st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
+                               "get one branch per value.")
+
+
 v = common.view()
 c = v.choices
 # Each algorithm keeps its own criterion (it is what makes C4.5 C4.5); the other settings are shared.
@@ -50,11 +81,19 @@ if common.projector():  # one compact line, as every page's header in projector 
 else:
     st.title("Compare the algorithms")
     st.markdown(line)
-st.caption("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information gain with one branch per value; "
+INTRO = ("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information gain with one branch per value; "
            "C4.5 (Quinlan 1993) by gain ratio among the splits with at least average gain; CART (Breiman et al. "
            "1984) by Gini gain over binary splits; Zaki & Meira (2014) by information gain over binary splits, "
            "stopping at small or pure nodes. Each keeps its own split criterion; the sidebar's other settings "
            "apply to every algorithm that accepts them.")
+if not common.projector():  # a projector's first screen is for the trees
+    st.caption(INTRO)
+    st.subheader("The four trees")
+    st.caption("Drawn at one scale, so their sizes compare; each marks in blue where it first differs from the "
+               "others (the nodes of the table below).")
+trees_ui(comparison)
+if common.projector():
+    st.caption(INTRO)
 
 st.subheader("Sizes and scores")
 rows = comparison.table()
@@ -118,26 +157,3 @@ if comparison.applied:
                "ratio of a cut subtracts log₂(cuts)/N from the gain (Quinlan 1996), so its root need not head "
                "its column.")
 
-st.subheader("The four trees")
-results = comparison.results
-for pair in (results[:2], results[2:4]):
-    for column, r in zip(st.columns(2, gap="large"), pair):
-        with column:
-            st.markdown(f"**{title(r.algorithm)}**")
-            if not r.applies:
-                st.caption(f"{why_not(r).capitalize()}: {md(r.problem)}")
-                continue
-            dot = r.tree.to_dot(digits=common.digits())
-            if r.n_leaves <= LEGIBLE_LEAVES:
-                drawing.tree_chart(dot, column_px=600, max_scale=1.0)  # one scale: sizes compare
-                st.caption(f"{r.n_nodes} nodes, {r.n_leaves} leaves, depth {r.depth}.")
-            else:
-                st.info(f"{r.n_nodes} nodes, {r.n_leaves} leaves, depth {r.depth}: too wide to read in half a page. "
-                        f"Choose {algorithm_title(r.algorithm)} in the sidebar and open the Tree page to see it at "
-                        "full width.")
-                with st.expander("Draw it here anyway"):
-                    drawing.tree_chart(dot, column_px=600, max_scale=1.0)  # one scale: sizes compare
-            numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
-            if r.algorithm == "id3" and numeric:
-                st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
-                           "get one branch per value.")

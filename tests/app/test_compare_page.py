@@ -56,10 +56,12 @@ def test_iris_renders(open_app):
     app = open_app(dataset="iris", page="compare")
     app.assert_clean()
     assert len(app.frames()[0]) == 4 and len(app.trees()) == 4
-    # ID3's 201 leaves (one per distinct petal length) are too wide for half a page: said, drawn on request
-    too_wide = [unescape(i.value) for i in app.at.info if "too wide" in i.value]
-    assert len(too_wide) == 1 and too_wide[0].startswith("207 nodes, 201 leaves")
+    # the four at one scale, so their sizes compare; ID3's 201 leaves (one per distinct petal length) are
+    # too wide to read at any scale in half a page: drawn around its root, said so
+    stages = app.stages()
+    assert len(stages) == 4 and len({s["scale"] for s in stages}) == 1 and stages[0]["scale"] > 0
     assert any("ID3 treats each distinct number as a category" in c for c in captions(app))
+    assert sum("Folded around its root" in c for c in captions(app)) >= 1
 
 
 def test_the_sidebars_settings_but_not_its_criterion_reach_every_algorithm(open_app):
