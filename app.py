@@ -121,7 +121,7 @@ def _parse(key: str, text: str):
 # Each page's own view (partition axes, its step; pruning method, parameters and decision) in
 # the link: state key = query parameter -> (kind, range or choices). A value out of range is
 # said and ignored, like a bad setting.
-VIEWS = {"tree_view": ("choice", common.TREE_VIEWS)}  # large trees: legible around the node, or whole
+VIEWS = {"tree_view": ("choice", stage.TREE_VIEWS)}  # large trees: legible around the node, or whole
 PAGE_STATE = {
     "step": {**VIEWS, stage.VIEW: ("choice", stage.VIEWS)},
     "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None), **VIEWS},

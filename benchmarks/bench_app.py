@@ -108,7 +108,7 @@ sys.path.insert(0, {str(ROOT)!r})
 import streamlit as st
 import dtlearn
 from dtlearn import derivation
-from pages import charts, drawing
+from pages import charts, stage
 st.set_page_config(layout="wide")
 data = dtlearn.load_dataset("tennis")
 if st.query_params.get("chart") == "plotly":
@@ -117,7 +117,7 @@ if st.query_params.get("chart") == "plotly":
 else:
     st.title("Reference: the same tree, nothing else")
     tree = dtlearn.fit(data, "id3")
-    drawing.tree_chart(tree.at_step(1).to_dot(highlight=0))
+    stage.show("reference", stage.fitted(tree.at_step(1), 0, stage.box("reference"), highlight=0))
 """
 
 

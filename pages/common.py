@@ -541,68 +541,6 @@ def warn_id3_numbers(v: View) -> None:
         )
 
 
-# a large tree: drawn around one node ---------------------------------------------------------
-
-LARGE_TREE = 40  # nodes: beyond, a tree is drawn around the current node unless asked for whole
-TREE_VIEWS = ("around this node", "the whole tree")
-# Beyond either, `dot` takes seconds to minutes to lay a tree out (a 20,000-level chain: never):
-# "the whole tree" then draws its top levels, and pages without the view draw around a node.
-DRAWN_WHOLE = 1000  # nodes
-DRAWN_LEVELS = 100
-TOP_NODES = 150  # the top levels of a tree too large to draw whole
-
-
-def drawable_whole(tree) -> bool:
-    return tree.n_nodes <= DRAWN_WHOLE and tree.depth <= DRAWN_LEVELS
-
-
-def drawn_around(tree, node_id: int | None):
-    """The nodes to draw on a page without the view's control (None: all): a tree too large to
-    lay out whole is drawn around `node_id` (or its top levels)."""
-    if drawable_whole(tree):
-        return None
-    if node_id is None:
-        return dtlearn.export.top_levels(tree, TOP_NODES)
-    return dtlearn.export.neighbourhood(tree, node_id)
-
-
-def visible_nodes(tree, node_id: int):
-    """The nodes to draw (None: all): a large tree shows the current node's path, the siblings
-    along it and its subtree a few levels down; the rest is folded into counted boxes."""
-    if tree.n_nodes <= LARGE_TREE:
-        return None
-    state = st.session_state
-    if state.get("tree_view") not in TREE_VIEWS:
-        state["tree_view"] = TREE_VIEWS[0]
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    view = left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", TREE_VIEWS, key="tree_view",
-                                  required=True)
-    if view != TREE_VIEWS[0] and not drawable_whole(tree):
-        st.caption(f"Too large to lay out whole ({tree.n_nodes} nodes, {tree.depth} levels): its top levels are "
-                   "drawn, the rest folded into counted boxes.")
-    depth = 2
-    if view == TREE_VIEWS[0]:
-        state.setdefault("tree_depth", 2)  # a default and a value from the link would conflict in the widget
-        depth = right.number_input("levels below it", 1, 6, key="tree_depth")
-    return visible_in_view(tree, node_id, view, depth)
-
-
-def tree_view() -> tuple[str, int]:
-    """The large-tree view as the student left it: what `visible_nodes` draws."""
-    state = st.session_state
-    return state.get("tree_view", TREE_VIEWS[0]), state.get("tree_depth", 2)
-
-
-def visible_in_view(tree, node_id: int, view: str, depth: int):
-    """The nodes `visible_nodes` draws around this node in this view, without its widgets (and
-    off the script's thread): what a prefetch of the next step lays out, never a whole large tree."""
-    if tree.n_nodes <= LARGE_TREE:
-        return None
-    if view != TREE_VIEWS[0]:
-        return None if drawable_whole(tree) else dtlearn.export.top_levels(tree, TOP_NODES)
-    return dtlearn.export.neighbourhood(tree, node_id, int(depth))
-
-
 # the step control (on the Step, Tree and Partitions pages) ----------------------------------
 
 def _go(to: int) -> None:

@@ -173,7 +173,7 @@ st.subheader("The tree")
 reached = explained.reached
 above = st.container()
 drawn_tree = stage.fitted(tree, explained.highlight, stage.box("predict"), highlight=explained.highlight,
-                          digits=common.digits(), highlights=reached, also=frozenset(reached[:common.TOP_NODES]),
+                          digits=common.digits(), highlights=reached, also=frozenset(reached[:stage.TOP_NODES]),
                           whole=stage.wants_whole())
 stage.whole_ui(above, tree, drawn_tree)
 stage.show("predict", drawn_tree)

@@ -25,6 +25,11 @@ MARGIN_PX = 0.1  # the browser draws sizes rounded to its pixels: legible by a l
 MAX_SCALE = 1.6  # a small tree is enlarged up to this (its text about 30 px), not blown up to fill a wall
 DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit), a 1280x720 projector's
 _JS = (Path(__file__).with_name("stage.js")).read_text(encoding="utf-8")
+# Beyond either, `dot` takes seconds to minutes to lay a tree out (a 20,000-level chain: never):
+# "the whole tree" then draws its top levels.
+DRAWN_WHOLE = 1000  # nodes
+DRAWN_LEVELS = 100
+TOP_NODES = 150  # the top levels of a tree too large to draw whole
 _component = None
 
 
@@ -71,10 +76,14 @@ VIEWS_AROUND = ((3, 6, True, True), (2, 6, True, True), (1, 6, True, True), (1, 
                 (0, 0, False, False))
 
 
+def drawable_whole(tree) -> bool:
+    return tree.n_nodes <= DRAWN_WHOLE and tree.depth <= DRAWN_LEVELS
+
+
 def _views(tree, node_id: int, box: tuple[int, int]):
     """The nodes to draw, most first: the whole tree (when it could be legible at all), then the
     node's neighbourhood with fewer levels below it, then with fewer ancestors."""
-    if common.drawable_whole(tree) and _could_fit(tree, box):
+    if drawable_whole(tree) and _could_fit(tree, box):
         yield None
     for depth, path_levels, siblings, root in VIEWS_AROUND:
         yield dtlearn.export.neighbourhood(tree, node_id, depth, path_levels, siblings, root)
@@ -113,7 +122,7 @@ def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = 
         return Fitted(dot, layout, scale_in(layout, box, max_scale), visible, legend)
 
     if whole:
-        return drawn(None if common.drawable_whole(tree) else dtlearn.export.top_levels(tree, common.TOP_NODES))
+        return drawn(None if drawable_whole(tree) else dtlearn.export.top_levels(tree, TOP_NODES))
     tried, last = set(), None
     for visible in _views(tree, node_id, box):
         if visible is not None and (visible in tried or len(visible) >= tree.n_nodes):
@@ -222,7 +231,7 @@ def view() -> str:
 
 
 WHOLE = "tree_view"  # session state and link parameter: "the whole tree", or fitted around the node
-FITTED, WHOLE_TREE = common.TREE_VIEWS
+TREE_VIEWS = FITTED, WHOLE_TREE = ("around this node", "the whole tree")
 
 
 def wants_whole() -> bool:
@@ -235,11 +244,11 @@ def whole_ui(where, tree, shown: Fitted) -> None:
     between the legible view around the node and the whole tree, at whatever size it fits."""
     if common.projector() or (shown.whole and not wants_whole()):
         return
-    if st.session_state.get(WHOLE) not in common.TREE_VIEWS:
+    if st.session_state.get(WHOLE) not in TREE_VIEWS:
         st.session_state[WHOLE] = FITTED
     left, right = where.columns([2, 3], vertical_alignment="center")
-    left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", common.TREE_VIEWS, key=WHOLE, required=True)
-    if wants_whole() and not common.drawable_whole(tree):
+    left.segmented_control(f"This tree has {tree.n_nodes} nodes: draw", TREE_VIEWS, key=WHOLE, required=True)
+    if wants_whole() and not drawable_whole(tree):
         right.caption(f"Too large to lay out whole ({tree.n_nodes} nodes, {tree.depth} levels): its top levels are "
                       "drawn, the rest folded into counted boxes.")
     elif wants_whole():

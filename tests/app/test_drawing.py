@@ -1,8 +1,9 @@
-"""The tree as an SVG image (pages/drawing.py): plain markdown carrying base64 only, an SVG of
-drawing markup with names as text, and the browser's own Graphviz where `dot` is missing."""
+"""The tree as an SVG image (pages/drawing.py, shown by pages/stage.py): a data URL of base64 only, an
+SVG of drawing markup with names as text, and the browser's own Graphviz where `dot` is missing."""
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -36,12 +37,12 @@ def evil_tree() -> dtlearn.Tree:
 
 
 def test_names_from_a_file_are_svg_text_and_nothing_else(dot_program):
-    markdown = drawing.tree_svg(evil_tree().to_dot(highlight=0)).markdown(max_scale=1.6)
-    # one markdown image whose address is base64 text: nothing from the file reaches markdown
-    assert markdown.startswith("![decision tree](data:image/svg+xml;base64,") and markdown.endswith(")")
-    assert set(markdown[len("![decision tree](data:image/svg+xml;base64,"):-1]) <= set(
+    source = drawing.tree_svg(evil_tree().to_dot(highlight=0)).data_url()
+    # an image address of base64 text: nothing from the file reaches the page as markup
+    head = "data:image/svg+xml;base64,"
+    assert source.startswith(head) and set(source[len(head):]) <= set(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
-    svg = image_svg(markdown)
+    svg = base64.b64decode(source[len(head):]).decode("utf-8")
     root = ET.fromstring(svg)  # well-formed: a broken SVG would show as a broken image
     assert root.tag == SVG + "svg"
     elements = list(root.iter())
@@ -54,20 +55,22 @@ def test_names_from_a_file_are_svg_text_and_nothing_else(dot_program):
     assert "<script" not in svg and "<img" not in svg
 
 
-def test_the_drawing_keeps_dots_layout_and_is_scaled_up_to_fill_a_column(dot_program):
+def test_the_drawing_keeps_dots_layout_its_size_and_its_smallest_text(dot_program):
     dot = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").to_dot()
     svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
     root = ET.fromstring(svg[svg.index("<svg"):])
     width_pt, height_pt = (float(root.attrib[side].removesuffix("pt")) for side in ("width", "height"))
     drawn = drawing.tree_svg(dot)
     assert (drawn.width, drawn.height) == (pytest.approx(width_pt * 4 / 3), pytest.approx(height_pt * 4 / 3))
-    page = ET.fromstring(image_svg(drawn.markdown(max_scale=1.5)))
-    # the image's own size is 1.5 times dot's (pt -> px); the page shrinks it to a narrower column
-    assert page.attrib["width"] == f"{width_pt * 4 / 3 * 1.5:.0f}px"
-    assert page.attrib["height"] == f"{height_pt * 4 / 3 * 1.5:.0f}px"
+    page = ET.fromstring(image_svg(f"![decision tree]({drawn.data_url()})"))
+    # the image's natural size is dot's (pt -> px); the stage scales it to the screen's box
+    assert page.attrib["width"] == f"{width_pt * 4 / 3:.0f}px"
+    assert page.attrib["height"] == f"{height_pt * 4 / 3:.0f}px"
     assert page.attrib["viewBox"] == root.attrib["viewBox"]
     assert len(page.findall(f".//{SVG}g[@class='node']")) == len(root.findall(f".//{SVG}g[@class='node']")) == 8
-    assert svg_rest(image_svg(drawn.markdown(max_scale=1.5))) == drawn.rest
+    assert svg_rest(image_svg(f"![decision tree]({drawn.data_url()})")) == drawn.rest
+    sizes = {float(e.attrib["font-size"]) for e in root.iter(f"{SVG}text")}
+    assert drawn.smallest_pt == min(sizes)  # what the stage reads to keep text legible
 
 
 def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
@@ -104,22 +107,6 @@ def test_a_prefetch_already_under_way_is_not_run_twice_and_leaves_nothing_behind
     first.result()
     assert runs == [1] and drawing.drawing_of(dot) == drawing.tree_svg(dot)
     assert dot not in drawing._PENDING  # nothing kept once done
-
-
-def test_the_size_of_a_very_deep_tree_is_estimated_without_recursion():
-    # a chain 3,000 levels deep (one attribute, classes alternating): one leaf and one split per level
-    import sys
-
-    n = 3000
-    frame = pd.DataFrame({"x": [float(i) for i in range(n)], "y": ["a" if i % 2 else "b" for i in range(n)]})
-    dot = dtlearn.fit(dtlearn.Dataset(frame, "y"), "cart").to_dot()
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(200)
-    try:
-        width, height = drawing.estimated_size.__wrapped__(dot)
-    finally:
-        sys.setrecursionlimit(old)
-    assert height > n * 10 and width > 100  # n - 1 levels of boxes, one beside a chain
 
 
 def test_a_source_dot_refuses_is_drawn_by_the_browser_not_a_traceback(dot_program):

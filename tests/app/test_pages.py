@@ -13,7 +13,7 @@ import pytest
 
 import dtlearn
 
-from drawn_trees import drawn, labels, tree_lines
+from drawn_trees import labels, tree_lines
 from pages import common
 from tests.app.conftest import on_stage
 
