@@ -202,8 +202,13 @@ def guess_ui(v) -> None:
     key = _quiz_key(v)
     progress = quiz_state.load(key)
     index = min(progress.index, len(questions))
+    projector = common.projector()
+    asked = ""
+    if index < len(questions) and projector:  # the node's facts are in the tree: the question says where
+        where = "the root" if not questions[index].path else f"node {questions[index].node_id}"
+        asked = f" · what does {common.algorithm_title(tree.algorithm)} do at {where}?"
     st.markdown(f"**Score: {label(progress.score)} of {len(progress.answers)}** · question "
-                f"{min(index + 1, len(questions))} of {len(questions)}")
+                f"{min(index + 1, len(questions))} of {len(questions)}{asked}")
     if index >= len(questions):
         st.success(f"The tree is complete: {label(progress.score)} points of {len(questions)}.")
         st.button("Start again", on_click=_restart, args=(key,), key="quiz_restart")
@@ -211,7 +216,8 @@ def guess_ui(v) -> None:
         stage.show("quiz", stage.fitted(grown, grown.root.id, stage.box("quiz"), digits=common.digits()))
         return
     step = questions[index]
-    node_facts(tree, step)
+    if not projector:
+        node_facts(tree, step)
     options = quiz.options(step)
     answered = progress.answer(step.number)
     locked = answered is not None
@@ -221,11 +227,12 @@ def guess_ui(v) -> None:
         _restore(radio_key, LEAF_OPTION if answered.attribute is None else answered.attribute, choices)
     # the question and its answer above the tree: on a projector all three are in the first screen
     # nothing chosen at first: a preselected option was the right answer at some roots
-    choice = st.radio("What does the algorithm do here?", choices, index=None, horizontal=True,
-                      key=radio_key, disabled=locked, format_func=shown)
+    row = st.columns([3, 1], vertical_alignment="bottom")
+    choice = row[0].radio("What does the algorithm do here?", choices, index=None, horizontal=True,
+                          key=radio_key, disabled=locked, format_func=shown,
+                          label_visibility="collapsed" if projector else "visible")
     test, needs_test = None, choice not in (None, LEAF_OPTION) and len(options.get(choice, ())) > 1
     picked = None
-    row = st.columns([3, 1], vertical_alignment="bottom")
     if needs_test:
         best = f"its best test (the algorithm's own choice of {choice}'s cut or subset)"
         tests = (best,) + options[choice]
@@ -393,7 +400,8 @@ if v.tree.is_regression:
     st.stop()
 if st.session_state.get("practice_mode") not in MODES:
     st.session_state["practice_mode"] = "check"
-mode = st.segmented_control("Mode", list(MODES), key="practice_mode", format_func=MODES.get, required=True)
+mode = st.segmented_control("Mode", list(MODES), key="practice_mode", format_func=MODES.get, required=True,
+                            label_visibility="collapsed" if common.projector() else "visible")
 if mode == "check":
     check_ui(v)
 elif mode == "guess":

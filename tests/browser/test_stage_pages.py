@@ -1,0 +1,132 @@
+"""The stage on the other pages that step (issue 31): Tree, Pruning, the quiz and Partitions show
+their heading, their decision and the whole tree in the first screen of a 1280x720 projector (and
+at 125 % zoom), its text at least 14 px; Partitions puts the plane beside the tree, its cut labels
+apart; Compare draws its four trees at one scale, legible, within the first two screens."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.filterwarnings("ignore:Session-scoped fixtures defined as instance methods")]
+
+SCREENS = {"1280x720": (1280, 720, 1), "zoom125": (1024, 576, 1.25)}
+
+# Every drawn tree's box on the page (relative to the top of the scrolled page) and its smallest
+# text on screen (SVG font size times the drawn width over the viewBox width).
+TREES = """() => [...document.querySelectorAll('img[alt="decision tree"]')].map((image) => {
+  const svg = new DOMParser().parseFromString(atob(image.src.split(",")[1]), "image/svg+xml").documentElement;
+  const width = Number(svg.getAttribute("viewBox").split(/[\\s,]+/)[2]);
+  const box = image.getBoundingClientRect();
+  const sizes = [...svg.querySelectorAll("text")].map((t) => Number(t.getAttribute("font-size")));
+  return {box: [box.left, box.top, box.right, box.bottom], smallest: Math.min(...sizes) * box.width / width,
+          scale: box.width / width};
+})"""
+BOX = """selector => { const e = document.querySelector(selector); if (!e) return null;
+  const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
+
+
+def settled(page) -> None:
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
+        && document.querySelector('img[alt="decision tree"]')
+        && [...document.images].every((image) => image.complete)
+        && [...document.querySelectorAll('.dtlearn-stage')].every((stage) => stage.dataset.fitted === "yes")""",
+                           timeout=60_000)
+    page.wait_for_timeout(200)
+
+
+def inside(box, width: int, height: int) -> bool:
+    left, top, right, bottom = box
+    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+
+
+def screen(browser, name):
+    width, height, zoom = SCREENS[name]
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=zoom)
+    return context, context.new_page(), width, height
+
+
+@pytest.mark.parametrize("name", SCREENS)
+def test_the_tree_page_and_the_quiz_are_whole_and_legible(browser, app_url, name):
+    context, page, width, height = screen(browser, name)
+    for path, heading in (("/tree?dataset=iris&algo=cart&step={k}", r"^Step {k} of \d+"),
+                          ("/tree?dataset=glass&algo=c45&step={k}", r"^Step {k} of \d+")):
+        for k in (0, 5, 12):
+            page.goto(app_url + path.format(k=k) + "&projector=1")
+            page.get_by_text(re.compile(heading.format(k=k))).first.wait_for(timeout=30_000)
+            settled(page)
+            assert inside(page.evaluate(BOX, "h2, [data-testid=stMarkdownContainer] strong"), width, height)
+            (tree,) = page.evaluate(TREES)
+            assert inside(tree["box"], width, height) and tree["smallest"] >= 14 - 1e-6, (path, k, tree)
+    page.goto(app_url + "/practice?dataset=iris&algo=c45&mode=guess&projector=1")
+    settled(page)
+    question = page.get_by_text(re.compile(r"question 1 of \d+ · what does C4\.5 do at the root\?")).first
+    assert question.bounding_box()["y"] >= 0
+    radio = page.get_by_role("radiogroup").first.bounding_box()
+    reveal = page.get_by_role("button", name="Reveal").bounding_box()
+    (tree,) = page.evaluate(TREES)
+    assert radio["y"] >= 0 and reveal["y"] + reveal["height"] <= height
+    assert inside(tree["box"], width, height) and tree["smallest"] >= 14 - 1e-6
+    context.close()
+
+
+@pytest.mark.parametrize("name", SCREENS)
+@pytest.mark.parametrize("path", ["/pruning?dataset=iris&algo=cart&prune_method=cost_complexity",
+                                  "/pruning?dataset=iris&algo=c45&prune_method=pessimistic"])
+def test_every_pruning_decision_is_whole_and_legible(browser, app_url, name, path):
+    context, page, width, height = screen(browser, name)
+    page.goto(app_url + path + "&projector=1&prune_step=0")
+    page.get_by_text(re.compile(r"^Decision 0 of (\d+)")).first.wait_for(timeout=60_000)
+    settled(page)
+    total = int(re.search(r"of (\d+)", page.get_by_text(re.compile(r"^Decision 0 of")).first.inner_text())[1])
+    for j in range(total + 1):
+        if j:
+            page.keyboard.press("PageDown")
+            page.get_by_text(re.compile(rf"^Decision {j} of {total}")).first.wait_for(timeout=30_000)
+            settled(page)
+            assert inside(page.evaluate(BOX, '[data-testid="stAlert"]'), width, height), j  # the decision
+        heading = page.get_by_text(re.compile(rf"^Decision {j} of {total}")).first.bounding_box()
+        assert heading["y"] >= 0
+        (tree,) = page.evaluate(TREES)
+        assert inside(tree["box"], width, height) and tree["smallest"] >= 14 - 1e-6, (j, tree)
+    context.close()
+
+
+def test_partitions_put_the_plane_beside_the_tree_with_the_cut_labels_apart(browser, app_url):
+    context, page, width, height = screen(browser, "1280x720")
+    for k in (1, 3, 6, 10):
+        page.goto(f"{app_url}/partitions?dataset=iris&algo=cart&part_step={k}&projector=1")
+        page.get_by_text(re.compile(rf"^Step {k} of \d+")).first.wait_for(timeout=30_000)
+        settled(page)
+        page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for()
+        plane = page.evaluate(BOX, '[data-testid="stPlotlyChart"] .js-plotly-plot')
+        (tree,) = page.evaluate(TREES)
+        assert inside(plane, width, height) and inside(tree["box"], width, height), (k, plane, tree)
+        assert plane[2] <= tree["box"][0] + 1, "side by side: the plane left of the tree"
+        assert tree["smallest"] >= 14 - 1e-6, (k, tree)
+        labels = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] g.annotation')]
+            .map((g) => { const r = g.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+        assert labels, "the cuts are numbered"
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (k, a, b)
+    context.close()
+
+
+def test_compare_draws_four_trees_at_one_scale_legible_within_two_screens(browser, app_url):
+    context, page, width, height = screen(browser, "1280x720")
+    for dataset in ("tennis", "iris"):
+        page.goto(f"{app_url}/compare?dataset={dataset}&algo=cart&projector=1")
+        page.locator('img[alt="decision tree"]').nth(3).wait_for(timeout=120_000)
+        settled(page)
+        trees = page.evaluate(TREES)
+        assert len(trees) == 4
+        assert max(t["box"][3] for t in trees) <= 2 * height, "within the first two screens"
+        assert all(t["smallest"] >= 14 - 1e-6 for t in trees), trees
+        assert max(t["scale"] for t in trees) <= min(t["scale"] for t in trees) * 1.005, "one scale"
+        marked = page.get_by_text(re.compile(r"^Blue border: where it first differs from"))
+        assert marked.count() >= 2  # the pairs' first disagreements, marked in the drawings
+    context.close()
