@@ -40,7 +40,7 @@ def trees_ui(comparison) -> None:
     drawn = {}
     for r in comparison.applied:
         marks = comparison.first_differences(r.algorithm)
-        drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, stage.box("compare"), digits=digits,
+        drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, stage.box(f"compare_{r.algorithm}"), digits=digits,
                                            highlights=tuple(marks.values()), also=frozenset(marks.values())), marks)
     scale = min((fit.scale for fit, _ in drawn.values() if fit.drawing is not None), default=None)
     for pair in (results[:2], results[2:4]):
@@ -52,10 +52,12 @@ def trees_ui(comparison) -> None:
                     st.caption(f"{why_not(r).capitalize()}: {md(r.problem)}")
                     continue
                 fit, marks = drawn[r.algorithm]
-                stage.show(f"compare_{r.algorithm}", fit, scale=scale)
+                stage.show(f"compare_{r.algorithm}", fit, scale=scale, fill=False)  # two rows of trees
                 if marks:
+                    seen = fit.whole or fit.visible
                     st.caption("Blue border: where it first differs from " + "; ".join(
-                        f"{algorithm_title(other)} (node {node})" for other, node in marks.items()) + ".")
+                        f"{algorithm_title(other)} (node {node}{'' if seen is True or node in seen else ', folded'})"
+                        for other, node in marks.items()) + ".")
                 if not fit.whole:
                     st.caption("Folded around its root to stay legible: the Tree page draws it whole.")
                 numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]

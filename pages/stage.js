@@ -348,7 +348,9 @@ function showLegend(legend, entries) {
 
 function draw(host, image, data, box) {
   const [width, height] = box;
-  const scale = data.scale || Math.min(width / data.width, height / data.height, data.max_scale);
+  // a scale the server set (Compare: four trees at one) is kept unless the box is smaller than planned
+  const fits = Math.min(width / data.width, height / data.height, data.max_scale);
+  const scale = data.scale ? Math.min(data.scale, fits) : fits;
   image.style.width = `${data.width * scale}px`;
   image.style.height = `${data.height * scale}px`;
   const reserve = data.mode === "fill" ? height : Math.min(height, data.reserve || 0);
@@ -370,12 +372,12 @@ function update(host) {
   const moved = box[0] < planned[0] || box[1] < planned[1] || Math.abs(box[0] - known[0]) > 3 * STEP ||
     box[1] > known[1] + 2 * (data.slack || 0) + 3 * STEP;
   const said = host.__reported;
-  if (moved && !data.scale && !(said && said[0] === box[0] && said[1] === box[1] && said[2] === data.src)) {
+  if (moved && !(said && said[0] === box[0] && said[1] === box[1] && said[2] === data.src)) {
     host.__reported = [box[0], box[1], data.src];
     setStateValue("box", box);
   }
   // for tests and the curious: whether the drawing was chosen for the box it is in
-  host.dataset.fitted = moved && !data.scale ? "no" : "yes";
+  host.dataset.fitted = moved ? "no" : "yes";
 }
 
 export default function (component) {

@@ -104,7 +104,7 @@ def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = 
            also: frozenset = frozenset()) -> Fitted:
     """The most of `tree` around `node_id` that is legible in `box` (`whole`: the whole tree,
     legible or not: its top levels when too large to lay out at all); the nodes `also` are drawn
-    in every view (an example's path)."""
+    in every view (an example's path) that is legible, else folded as the rest."""
     legend = tuple(dtlearn.node_labels.legend_entries(tree))
 
     def drawn(visible) -> Fitted:
@@ -131,6 +131,9 @@ def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = 
         last = drawn(visible)
         if last.legible:
             return last
+    if also:  # legible first: the nodes `also` that do not fit are folded like the rest
+        return fitted(tree, node_id, box, highlight=highlight, digits=digits, numbers=numbers,
+                      highlights=highlights, max_scale=max_scale)
     return last if last is not None else drawn(None)
 
 
@@ -176,11 +179,13 @@ def mode() -> str:
     return "fill" if common.projector() else "screen"
 
 
-def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None) -> bool:
+def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None,
+         fill: bool | None = None) -> bool:
     """The stage `name` drawing `shown`; `reserve` keeps that much height for the tree (px) so that
     what is below stays put while stepping; `scale` draws at that scale instead of fitting (the
-    Compare page's trees, all at one scale). Returns whether `dot` laid the tree out (False: the
-    browser draws it from the DOT source)."""
+    Compare page's trees, all at one scale); `fill=False` keeps a projector's stage to most of a
+    screen (trees one above another). Returns whether `dot` laid the tree out (False: the browser
+    draws it from the DOT source)."""
     global _component
     if shown.drawing is None:
         st.graphviz_chart(shown.dot, width="stretch")
@@ -191,8 +196,9 @@ def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | 
     data = {"src": shown.drawing.data_url(), "width": round(shown.drawing.width, 2),
             "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(name)),
             "measured": list(measured(name) or box(name)), "slack": SLACK,
-            "mode": mode(), "reserve": round(reserve) if reserve else None, "scale": scale,
-            "alt": drawing.ALT, "legend": [list(entry) for entry in shown.legend]}
+            "mode": mode() if fill is None else ("fill" if fill else "screen"),
+            "reserve": round(reserve) if reserve else None, "scale": scale, "alt": drawing.ALT,
+            "legend": [list(entry) for entry in shown.legend]}
     _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name), height="content")
     return True
 

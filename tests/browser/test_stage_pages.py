@@ -125,6 +125,9 @@ def test_compare_draws_four_trees_at_one_scale_legible_within_two_screens(browse
         trees = page.evaluate(TREES)
         assert len(trees) == 4
         assert max(t["box"][3] for t in trees) <= 2 * height, "within the first two screens"
+        assert all(t["box"][0] >= 0 and t["box"][2] <= width for t in trees), "each whole in its column"
+        for left, right in (trees[:2], trees[2:]):
+            assert left["box"][2] <= right["box"][0], "side by side, not over each other"
         assert all(t["smallest"] >= 14 - 1e-6 for t in trees), trees
         assert max(t["scale"] for t in trees) <= min(t["scale"] for t in trees) * 1.005, "one scale"
         marked = page.get_by_text(re.compile(r"^Blue border: where it first differs from"))
