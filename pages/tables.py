@@ -98,12 +98,15 @@ FAMILIES = {  # the measures of each criterion's family, as display_table heads 
 }
 
 
+def _family(tree) -> str:
+    return "squared_error" if tree.is_regression else ("gini" if tree.settings.criterion == "gini" else "entropy")
+
+
 def family_table(drawn: pd.DataFrame, tree) -> pd.DataFrame:
     """A displayed candidate table with only the ranked measure's family of columns (a projector:
     the columns the algorithm works with, none off to the right)."""
-    family = "squared_error" if tree.is_regression else ("gini" if tree.settings.criterion == "gini" else "entropy")
     measures = set(MEASURES.values())
-    return drawn[[c for c in drawn.columns if c not in measures or c in FAMILIES[family]]]
+    return drawn[[c for c in drawn.columns if c not in measures or c in FAMILIES[_family(tree)]]]
 
 
 def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
@@ -127,6 +130,12 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
         if column in ("correction", "corrected_gain") and not corrected:
             continue
         drawn[heading] = values
+    # the ranked measure's family next to it (CART's Gini columns were off to the right of the
+    # entropy ones at 1280 px), the other measures after
+    family = set(FAMILIES[_family(tree)])
+    measures = [c for c in drawn.columns if c in set(MEASURES.values())]
+    drawn = drawn[[c for c in drawn.columns if c not in measures] + [c for c in measures if c in family]
+                  + [c for c in measures if c not in family]]
     reasons = [named(r["reason"], r["attribute"]) if not r["chosen"] else "" for r in records]
     reasons = [f"ties with the chosen row (within 1e-12): the first in the table wins{'; ' + why if why else ''}"
                if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]

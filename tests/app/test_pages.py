@@ -472,3 +472,15 @@ def test_partition_rectangles_of_a_regression_tree_take_the_colour_of_their_mean
         mean = inside["tip"].mean()
         assert shape["fillcolor"] == sample_colorscale("Viridis", [(mean - low) / (high - low)])[0]
         assert shape["opacity"] == 0.18  # not decided yet: pale
+
+
+@pytest.mark.parametrize("algorithm, first", [("cart", ["Gini(D)", "Gini after"]),
+                                              ("c45", ["Ent(D)", "Ent after", "Gain"])])
+def test_the_candidate_table_puts_the_ranked_measures_family_first(open_app, algorithm, first):
+    """At 1280 px CART's Gini columns were off to the right, after every entropy column: the
+    measure the algorithm ranks by comes first, then its own family, then the others."""
+    app = open_app(dataset="iris", algo=algorithm, page="step", step="1")
+    app.assert_clean()
+    columns = list(app.frames()[0].columns)
+    ranked = next(i for i, c in enumerate(columns) if c.startswith("★"))
+    assert columns[ranked + 1:ranked + 1 + len(first)] == first
