@@ -31,6 +31,17 @@ Lu,8.5,5.5,yes
 """
 
 
+PROJECTOR_SHOTS = [  # name, address (projector mode is added)
+    ("projector-step", "/step?dataset=tennis&algo=id3&step=3"),
+    ("projector-step-glass", "/step?dataset=glass&algo=c45&step=20"),
+    ("projector-numbers", "/step?dataset=tennis&algo=id3&step=1&stage_view=Numbers"),
+    ("projector-partitions", "/partitions?dataset=iris&algo=cart&part_step=6"),
+    ("projector-pruning", "/pruning?dataset=iris&algo=cart&prune_method=cost_complexity&prune_step=1"),
+    ("projector-compare", "/compare?dataset=tennis&algo=id3"),
+    ("projector-quiz", "/practice?dataset=iris&algo=cart&mode=guess"),
+]
+
+
 def _conftest():
     spec = importlib.util.spec_from_file_location("browser_conftest", HERE / "conftest.py")
     module = importlib.util.module_from_spec(spec)
@@ -86,6 +97,17 @@ def main() -> None:
                     page.wait_for_timeout(500)
                     page.screenshot(path=str(args.out / f"{name}-{n}.png"))
                     print(args.out / f"{name}-{n}.png")
+            # a 1280x720 projector, projector mode on: the first screen the back row sees
+            projector = browser.new_page(viewport={"width": 1280, "height": 720})
+            for name, path in PROJECTOR_SHOTS:
+                projector.goto(url + path + "&projector=1")
+                settle(projector, '[data-testid="stTable"]' if "Numbers" in path else GRAPH)
+                projector.wait_for_function(
+                    "() => [...document.querySelectorAll('.dtlearn-stage')].every(s => s.dataset.fitted === 'yes')",
+                    timeout=60_000)
+                projector.wait_for_timeout(500)
+                projector.screenshot(path=str(args.out / f"{name}.png"))
+                print(args.out / f"{name}.png")
             with tempfile.TemporaryDirectory() as folder:
                 csv = Path(folder) / "exam.csv"
                 csv.write_text(UPLOAD_CSV, encoding="utf-8")
