@@ -15,10 +15,16 @@ from pathlib import Path
 # runs only when SciPy is first imported with this set; without it the check skips itself.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+import hypothesis  # noqa: E402
 import pandas as pd  # noqa: E402 (after the environment SciPy reads at import)
 import pytest
 
 import dtlearn
+
+# Property tests draw the same examples on every run (no random seed, no saved database): the
+# README's test command never fails by chance; the draws themselves stay as broad.
+hypothesis.settings.register_profile("dtlearn", derandomize=True, database=None)
+hypothesis.settings.load_profile("dtlearn")
 
 # Test modules import the reference arithmetic in tests/exact.py as `import exact`.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
