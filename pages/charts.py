@@ -42,6 +42,7 @@ def readable(fig: go.Figure) -> go.Figure:
     #808495 on white (3.7:1, under WCAG AA's 4.5:1), and no theme setting reaches them. An axis
     with a colour of its own (the Pruning chart's two scales) keeps it."""
     text = st.get_option("theme.textColor") or "#141312"
+    fig.update_layout(font_color=text)  # titles and notes written as annotations (a panel's title)
     fig.update_xaxes(tickfont_color=text, title_font_color=text)
     fig.update_yaxes(tickfont_color=text, selector=lambda axis: not axis.tickfont.color)
     fig.update_yaxes(title_font_color=text, selector=lambda axis: not axis.title.font.color)
@@ -84,9 +85,11 @@ def target_histogram(values: pd.Series, target: str) -> go.Figure:
 
 
 def _two_panels(top_title: str, bottom_title: str, x_title: str, top_y: str, bottom_y: str,
-                chosen: float | None) -> dict:
+                chosen: float | None, tested: float | None = None) -> dict:
     """Layout of two stacked panels sharing the x axis (built as a dict: far faster than
-    make_subplots, which matters when every step draws one)."""
+    make_subplots, which matters when every step draws one). `chosen` is the chosen cut as the
+    table scores it (a midpoint), `tested` the value the tree's test writes when it differs
+    (C4.5 / J48 write the largest training value below the midpoint: the same rows each side)."""
     layout = {
         "xaxis": {"domain": [0, 1], "anchor": "y", "matches": "x2", "showticklabels": False},
         "yaxis": {"domain": [0.56, 1], "anchor": "x", "title": {"text": top_y}, "rangemode": "tozero"},
@@ -100,12 +103,19 @@ def _two_panels(top_title: str, bottom_title: str, x_title: str, top_y: str, bot
         ],
         "shapes": [],
     }
-    if chosen is not None:
-        layout["shapes"].append({"type": "line", "x0": chosen, "x1": chosen, "xref": "x2", "y0": 0, "y1": 1,
-                                 "yref": "paper", "line": {"color": "#d62728", "width": 2, "dash": "dash"}})
-        layout["annotations"].append({"text": f"chosen: {short(label(chosen))}", "x": chosen, "xref": "x2",
-                                      "y": 0.97, "yref": "paper", "xanchor": "left", "yanchor": "top",
-                                      "showarrow": False, "font": {"color": "#d62728"}})
+    if chosen is None:
+        return layout
+    marks = [(tested if tested is not None else chosen, f"the tree tests ≤ {short(label(tested))}"
+              if tested is not None and tested != chosen else f"the tree's cut: ≤ {short(label(chosen))}",
+              "#b52e3d", "solid")]
+    if tested is not None and tested != chosen:
+        marks.append((chosen, f"midpoint {short(label(chosen))}, where it is scored", "#555555", "dot"))
+    for (x, text, colour, dash), side in zip(marks, ("right", "left") if len(marks) == 2 else ("left",)):
+        layout["shapes"].append({"type": "line", "x0": x, "x1": x, "xref": "x2", "y0": 0, "y1": 1,
+                                 "yref": "paper", "line": {"color": colour, "width": 2, "dash": dash}})
+        layout["annotations"].append({"text": text, "x": x, "xref": "x2", "y": 0.97, "yref": "paper",
+                                      "xanchor": side, "yanchor": "top", "showarrow": False,
+                                      "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": colour}})
     return layout
 
 
@@ -117,7 +127,8 @@ def _scores(x, y, eligible, name: str, hover: list[str] | None = None) -> dict:
                                             + ("<br>%{text}" if hover else "") + "<extra></extra>"}
 
 
-def regression_threshold_chart(rows: pd.DataFrame, attribute: str, target: str, chosen: float | None) -> go.Figure:
+def regression_threshold_chart(rows: pd.DataFrame, attribute: str, target: str, chosen: float | None,
+                               tested: float | None = None) -> go.Figure:
     """The decrease in MSE of every cut of one attribute (top) and the target's mean on each side (bottom)."""
     x = rows["threshold"].to_numpy(dtype=float).tolist()
     stats = np.array([np.asarray(b, dtype=float) for b in rows["branch_stats"]])  # (T, 2, [n, mean])
@@ -129,12 +140,13 @@ def regression_threshold_chart(rows: pd.DataFrame, attribute: str, target: str, 
                      "hovertemplate": "mean %{y:.3f} of %{customdata:g} rows<extra>" + word + "</extra>"})
     layout = _two_panels(f"Decrease in MSE of the cut {short(attribute)} ≤ v",
                          f"Mean {short(target)} on each side of the cut", short(attribute), "ΔMSE", short(target),
-                         chosen)
+                         chosen, tested)
     layout["yaxis2"]["rangemode"] = "normal"
     return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
 
 
-def threshold_chart(rows: pd.DataFrame, attribute: str, classes, measure: str, chosen: float | None) -> go.Figure:
+def threshold_chart(rows: pd.DataFrame, attribute: str, classes, measure: str, chosen: float | None,
+                    tested: float | None = None) -> go.Figure:
     """Zaki & Meira's iris figures: the score of every cut of one attribute (top) and the
     class counts on each side of it (bottom), from the node's candidate-split table."""
     x = rows["threshold"].to_numpy(dtype=float).tolist()
@@ -148,7 +160,8 @@ def threshold_chart(rows: pd.DataFrame, attribute: str, classes, measure: str, c
                          "line": {"color": colour(classes, cls), "width": 3, "dash": dash, "shape": "hv"},
                          "hovertemplate": "%{y:g} rows<extra>" + whole(cls) + f" {word}</extra>"})
     layout = _two_panels(f"{MEASURE_TITLES[measure]} of the cut {short(attribute)} ≤ v",
-                         "Rows of each class on each side of the cut", short(attribute), "score", "rows", chosen)
+                         "Rows of each class on each side of the cut", short(attribute), "score", "rows", chosen,
+                         tested)
     return _layout(go.Figure({"data": data, "layout": layout}), 660, legend_below=True)
 
 

@@ -169,12 +169,14 @@ def threshold_chart(step, tree, candidates) -> str:
         positions = np.array(sorted(kept))
     rows = candidates.frame(positions)
     cut = candidates["threshold"][chosen] if attribute == chosen_attribute else None
+    # the value the tree's test writes (C4.5 / J48: a training value below the midpoint the table scores)
+    tested = step.test.threshold if cut is not None and step.action == "split" else None
     if tree.is_regression:
-        figure = charts.regression_threshold_chart(rows, attribute, tree.target, cut)
+        figure = charts.regression_threshold_chart(rows, attribute, tree.target, cut, tested)
         below = f"the mean {md(tree.target)} on each side"
     else:
         measure = "gini_gain" if tree.settings.criterion == "gini" else "gain"
-        figure = charts.threshold_chart(rows, attribute, tree.classes, measure, cut)
+        figure = charts.threshold_chart(rows, attribute, tree.classes, measure, cut, tested)
         below = "how many rows of each class fall on each side (solid ≤, dotted >)"
     note = (" C4.5 keeps each attribute's cut with the highest gain, then compares attributes by gain ratio."
             if tree.settings.criterion == "gain_ratio" and not tree.is_regression else "")

@@ -8,7 +8,9 @@ import pytest
 
 
 def luminance(colour: str) -> float:
-    """WCAG 2.1 relative luminance of a #rrggbb colour."""
+    """WCAG 2.1 relative luminance of a #rrggbb (or #rgb) colour."""
+    if len(colour) == 4:
+        colour = "#" + "".join(c * 2 for c in colour[1:])
     channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -28,9 +30,12 @@ def test_the_contrast_formula():
     ("partitions", {"dataset": "iris", "algo": "cart", "part_step": "3"}),
     ("pruning", {"dataset": "iris", "algo": "cart", "prune_method": "cost_complexity"}),
     ("pruning", {"dataset": "tennis", "algo": "id3", "prune_method": "reduced_error"}),
+    ("step", {"dataset": "iris", "algo": "c45", "step": "1"}),
 ])
 def test_every_axis_of_every_chart_is_readable(open_app, name, params):
     app = open_app(page=name, **params)
+    if name == "step":
+        app.open("thresholds_open")
     app.assert_clean()
     figures = app.figures()
     assert figures
@@ -40,3 +45,6 @@ def test_every_axis_of_every_chart_is_readable(open_app, name, params):
         for axis in axes:
             for colour in (axis["tickfont"]["color"], axis["title"]["font"]["color"]):
                 assert contrast_on_white(colour) >= 4.5, (name, colour)
+        for note in figure["layout"].get("annotations", []):  # a panel's title, a marked cut
+            colour = note.get("font", {}).get("color") or figure["layout"]["font"]["color"]
+            assert contrast_on_white(colour) >= 4.5, (name, note["text"], colour)

@@ -484,3 +484,25 @@ def test_the_candidate_table_puts_the_ranked_measures_family_first(open_app, alg
     columns = list(app.frames()[0].columns)
     ranked = next(i for i, c in enumerate(columns) if c.startswith("★"))
     assert columns[ranked + 1:ranked + 1 + len(first)] == first
+
+
+def test_the_threshold_chart_marks_the_cut_the_tree_tests_and_the_midpoint_apart(open_app):
+    """C4.5 on iris splits the root on petal_width: the table scores the midpoint between the
+    setosa's largest width and the others' smallest, and the tree writes the largest training
+    value below it (Quinlan 1996, as J48). The chart said "chosen: 0.8" while the tree and the
+    heading said 0.6: it now marks the tree's test, and the midpoint named as such."""
+    frame = dtlearn.load_dataset("iris").frame
+    setosa = frame["species"] == "setosa"
+    low, high = frame.loc[setosa, "petal_width"].max(), frame.loc[~setosa, "petal_width"].min()
+    midpoint = (low + high) / 2
+    written = frame.loc[frame["petal_width"] <= midpoint, "petal_width"].max()
+    assert (low, high, written) == (0.6, 1.0, 0.6)
+    app = open_app(dataset="iris", algo="c45", page="step", step="1").open("thresholds_open")
+    app.assert_clean()
+    layout = app.figures()[0]["layout"]
+    lines = sorted(s["x0"] for s in layout["shapes"] if s["type"] == "line")
+    assert lines == pytest.approx([written, midpoint])
+    texts = [a["text"] for a in layout["annotations"]]
+    assert "the tree tests ≤ 0.6" in texts and "midpoint 0.8, where it is scored" in texts
+    cart = open_app(dataset="iris", algo="cart", page="step", step="1").open("thresholds_open")
+    assert "the tree's cut: ≤ 2.45" in [a["text"] for a in cart.figures()[0]["layout"]["annotations"]]
