@@ -170,6 +170,7 @@ class Client:
                 raise ConnectionError(f"the server closed the connection ({self.socket.close_code})")
             msg = ForwardMsg()
             msg.ParseFromString(data)
+            self.received(msg)
             if msg.WhichOneof("type") == "navigation":  # the page st.navigation runs: the frontend's next hash
                 self.page_hash = msg.navigation.page_script_hash
             elif msg.WhichOneof("type") == "page_info_changed":  # the app rewrote the URL (app.save_url)
@@ -177,6 +178,9 @@ class Client:
             read_forward(msg, run)
         run.seconds = time.perf_counter() - start
         return run
+
+    def received(self, msg: ForwardMsg) -> None:
+        """Each ForwardMsg as it arrives (benchmarks/bench_arrival.py notes when the tree comes)."""
 
     def close(self) -> None:
         if self.socket is not None:
