@@ -8,8 +8,9 @@ removes; compiled, dtlearn grows its trees faster than scikit-learn's C code whi
 every table. The formulas here are the `measures` definitions rewritten for one pass over
 sorted rows (sum_b n_b/n Ent(b) = (sum_b n_b log n_b - sum_b sum_k c_bk log c_bk) / n, and
 sum_b n_b/n Gini(b) = (n - sum_b sum_k c_bk^2 / n_b) / n); `tests/test_engine.py` checks
-them equal to the definitions (to 1e-12) and to exact fractions. Without numba the same
-functions run as plain Python (slowly).
+them equal to the definitions (to 1e-12) and to exact fractions. Each is called through
+`jit.Kernel`: compiled, or the same function run by Python (without numba; and for small inputs
+while the compiled code is not loaded yet, so that a first tree waits for no compiler).
 
 The long-running kernels release the GIL (nogil): the app's other sessions go on while one
 grows a tree.
@@ -26,13 +27,7 @@ import math
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - the plain-Python fallback
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda function: function
+from .jit import njit
 
 OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = 0, 1, 2, 3, 4, 5
 NO_CORRECTED_GAIN = 8

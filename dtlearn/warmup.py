@@ -1,18 +1,18 @@
 """Every compiled kernel loaded before a visitor needs it.
 
-numba compiles a kernel on its first call and keeps the machine code in `dtlearn/__pycache__`.
-On a machine's first run that costs about 7 s before the first tree and 6 s more before the first
-cross-validation; later runs load the cached code in about 1.5 s. `warm_up` runs the library's
-usual paths once on tiny bundled tables (the kernels take the types they will meet: numeric and
-categorical attributes, missing values, regression), so that the app can run it in the
-background soon after a server's first visit, and the pages its visitors open next do not wait
-for the compiler.
+numba compiles a kernel on its first call and keeps the machine code in `dtlearn/__pycache__`:
+on a machine's first run that takes many seconds, on later runs loading numba and the code
+about one. Until then small inputs (the bundled tables) run the kernels interpreted (`jit`).
+`warm_up`, which an app runs in the background, takes the library's usual paths once on tiny
+bundled tables, compiled (the kernels take the types they will meet: numeric and categorical
+attributes, missing values, regression); after it every kernel runs compiled.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import jit
 from .api import fit, prune
 from .catalog import load_dataset
 from .data import Dataset
@@ -28,7 +28,14 @@ WORKLOADS = (  # (dataset, algorithm, settings): each reaches kernels the others
 
 
 def warm_up() -> None:
-    """Grow, prune, cross-validate and predict once along every compiled path."""
+    """Grow, prune, cross-validate and predict once along every compiled path; from then on
+    every kernel runs compiled."""
+    with jit.forced(jit.COMPILED):
+        _every_path()
+    jit.warmed()
+
+
+def _every_path() -> None:
     for name, algorithm, settings in WORKLOADS:
         data = load_dataset(name)
         tree = fit(data, algorithm, **settings)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import dtlearn
-from dtlearn import derivation
+from dtlearn import derivation, jit
 from dtlearn.data import Dataset, label, labelled
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
@@ -195,22 +195,23 @@ def is_arff(content: bytes) -> bool:
 # click; its download writes them all
 RULES_SHOWN = 500
 
-WARM_UP_AFTER = 10  # seconds after the first visit: its own page compiles what it needs first
+WARM_UP_AFTER = 10  # seconds after the first visit (sooner when a page wants the compiled code)
 
 
 @st.cache_resource(show_spinner=False)
 def kernels_warming() -> threading.Thread:
-    """Once per server, soon after its first visit: the compiled kernels loaded in the background
-    (`dtlearn.warmup`), so that the first cross-validation or pruning does not wait for them.
-    Not at once: a class opening the link together keeps the two cores for its first pages
-    (cached, the warm-up is 1.3 s of work; compiling, 19 s)."""
+    """Once per server, from its first visit: the compiled kernels loaded in the background
+    (`dtlearn.warmup`), until then small inputs (the bundled tables) run them interpreted
+    (`dtlearn.jit`), so that no page waits for numba. As soon as a page has more to compute
+    than is worth interpreting, else WARM_UP_AFTER seconds later: a class opening the link
+    together keeps the two cores for its first pages."""
     thread = threading.Thread(target=_warm_up, name="dtlearn-warm-up", daemon=True)
     thread.start()
     return thread
 
 
 def _warm_up() -> None:
-    time.sleep(WARM_UP_AFTER)
+    jit.wanted(WARM_UP_AFTER)
     try:
         warm_up()
     except Exception:  # pragma: no cover - a page compiles what it needs itself

@@ -20,6 +20,7 @@ import pandas as pd  # noqa: E402 (after the environment SciPy reads at import)
 import pytest
 
 import dtlearn
+from dtlearn import jit
 
 # Property tests draw the same examples on every run (no random seed, no saved database): the
 # README's test command never fails by chance; the draws themselves stay as broad.
@@ -56,6 +57,18 @@ CREDIT_RISK = [
 
 # Seed 001: the 2-D internship example (GPA, years of experience, internship).
 INTERNSHIP = [(4.0, 0, 0), (3.0, 1, 0), (3.4, 4, 1), (3.6, 2, 0), (3.8, 4, 1), (2.5, 3, 1)]
+
+
+# The kernels' way in each test's own thread: compiled, as after an app's warm-up (a process starts
+# in dtlearn.jit's warming mode, where small inputs run interpreted: tests/test_jit.py checks that
+# way against this one, bit for bit). DTLEARN_KERNELS=interpreted runs the tests the other way.
+KERNELS = os.environ.get("DTLEARN_KERNELS", jit.COMPILED)
+
+
+@pytest.fixture(autouse=True)
+def kernels_way():
+    with jit.forced(KERNELS):
+        yield
 
 
 @pytest.fixture

@@ -28,13 +28,18 @@ def kernels_called_from_python() -> set[str]:
 
 def test_warm_up_loads_every_kernel_the_library_calls():
     # A fresh interpreter: in this one, other tests have called the kernels already. A kernel
-    # called (compiled, or loaded from numba's cache) has a signature.
-    script = ("import json; from dtlearn import kernels; from dtlearn.warmup import warm_up; warm_up(); "
-              "print(json.dumps({n: len(getattr(kernels, n).signatures) for n in dir(kernels) "
-              "if hasattr(getattr(kernels, n), 'signatures')}))")
+    # called compiled (compiled, or loaded from numba's cache) has a signature. As in the app, the
+    # process is warming (small inputs interpreted) while warm_up runs: it compiles all the same,
+    # and every call after it runs compiled.
+    script = ("import json; from dtlearn import jit, kernels; from dtlearn.warmup import warm_up; "
+              "assert jit.mode() == 'warming'; warm_up(); "
+              "print(json.dumps({'mode': jit.mode(), 'signatures': {n: len(k.compiled().signatures) "
+              "for n, k in vars(kernels).items() if isinstance(k, jit.Kernel)}}))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                           cwd=PACKAGE.parent)
-    signatures = json.loads(done.stdout.strip().splitlines()[-1])
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    signatures = found["signatures"]
     called = {name for name in kernels_called_from_python() if name in signatures}
     assert len(called) >= 15  # the scans, partitions, routing, surrogates, weakest links...
     assert [name for name in sorted(called) if not signatures[name]] == []
+    assert found["mode"] == "compiled"
