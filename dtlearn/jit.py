@@ -44,7 +44,7 @@ HAS_NUMBA = importlib.util.find_spec("numba") is not None
 _mode = WARMING  # the process's: WARMING until the compiled code is loaded, then COMPILED
 _local = threading.local()  # .forced: a thread's own choice (COMPILED or INTERPRETED), or None;
 #                             .spent: its processor time in interpreted kernels while warming
-_lock = threading.Lock()
+_locks = {COMPILED: threading.Lock(), INTERPRETED: threading.Lock()}  # a page never waits for numba's import
 _wanted = threading.Event()  # set when, while warming, a call was too large to interpret
 
 
@@ -113,7 +113,7 @@ def _copies(namespace: dict, way: str) -> dict:
     """A copy of a module's namespace where every Kernel is its function, compiled or not. The
     functions are made anew from the same code with the copy as their globals, so that a kernel
     calls the others the same way (numba reads them from there when it compiles)."""
-    with _lock:
+    with _locks[way]:
         key = (id(namespace), way)
         if key not in _COPIES:
             wrap = _by_numba if way == COMPILED else (lambda function, options: function)
