@@ -23,7 +23,7 @@ from pages.drawing import PX_PER_PT, Drawing
 MIN_TEXT_PX = 14  # below this, nobody past the first rows of a lecture hall reads a label
 MARGIN_PX = 0.1  # the browser draws sizes rounded to its pixels: legible by a little more than the rule
 MAX_SCALE = 1.6  # a small tree is enlarged up to this (its text about 30 px), not blown up to fill a wall
-DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit), a 1280x720 projector's
+DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit): about a 1280x720 projector
 _JS = (Path(__file__).with_name("stage.js")).read_text(encoding="utf-8")
 # Beyond either, `dot` takes seconds to minutes to lay a tree out (a 20,000-level chain: never):
 # "the whole tree" then draws its top levels.
