@@ -7,6 +7,7 @@
     python -m dtlearn steps tennis.csv                            # every decision and why
     python -m dtlearn worksheet tennis -a id3 --steps 1-3         # an exercise sheet (LaTeX)
     python -m dtlearn worksheet tennis --solution --format markdown  # its worked solution
+    python -m dtlearn worksheet tennis -a cart --steps 1-3 --pdf    # writes tennis-cart-steps-1-3.pdf
 
 A built-in dataset may be named instead of a file (`tennis`, `iris`, ...). Settings are
 `--set name=value` (numbers, words, `none`); bad input prints one line and exits with 2.
@@ -25,7 +26,8 @@ from .arff import read_arff
 from .catalog import dataset_info, dataset_names, load_dataset
 from .data import DataError, read_csv
 from .settings import ALGORITHMS, OPTION
-from .worksheet import to_latex, to_markdown, worksheet
+from .pdflatex import compile_pdf
+from .worksheet import file_name, to_latex, to_markdown, worksheet
 
 COLUMNS = ["test", "gain", "split_info", "gain_ratio", "gini_gain", "score", "eligible", "chosen", "reason"]
 REGRESSION_COLUMNS = ["test", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "chosen", "reason"]
@@ -113,6 +115,10 @@ def _parser() -> argparse.ArgumentParser:
             command.add_argument("--solution", action="store_true", help="the worked solution, not the sheet")
             command.add_argument("--format", default="latex", choices=("latex", "markdown"))
             command.add_argument("--digits", type=int, default=3)
+            command.add_argument("--save", action="store_true", help="write it to a file named after the dataset, "
+                                 "the algorithm and the steps (e.g. tennis-id3-steps-1-3.tex), not to the screen")
+            command.add_argument("--pdf", action="store_true", help="compile it with pdflatex (one run) into a PDF "
+                                 "named so")
     return parser
 
 
@@ -131,7 +137,16 @@ def run(arguments: list[str]) -> str:
         first, last = parse_steps(options.steps, tree.growth_steps)
         sheet = worksheet(tree, first, last, options.digits, dataset=title(options.file))
         render = to_latex if options.format == "latex" else to_markdown
-        return render(sheet, options.solution).rstrip("\n")
+        if not (options.save or options.pdf):
+            return render(sheet, options.solution).rstrip("\n")
+        extension = "pdf" if options.pdf else "tex" if options.format == "latex" else "md"
+        name = file_name(Path(options.file).name, options.algorithm, first, last, solution=options.solution,
+                         extension=extension)
+        if options.pdf:
+            Path(name).write_bytes(compile_pdf(to_latex(sheet, options.solution)).pdf)
+        else:
+            Path(name).write_text(render(sheet, options.solution), encoding="utf-8")
+        return f"Wrote {name}"
     if not 1 <= options.step <= len(tree.steps):
         raise ValueError(f"--step must be between 1 and {len(tree.steps)}")
     table = tree.steps[options.step - 1].table

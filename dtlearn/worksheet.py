@@ -4,34 +4,41 @@
 step in the range the node's path, its rows by class and numbered questions (the node's
 impurity, the measure the algorithm ranks by for each attribute's best candidate, the test it
 chooses; at a leaf, the class and why growth stops). `to_latex` and `to_markdown` render it,
-with or without the answers. Every number in an answer is the candidate table's own
-(`step.table`), rounded, or a line of `derivation`: nothing is computed again here.
+with or without the answers; `file_name` names the file after the dataset, the algorithm and
+the steps. Every number in an answer is the candidate table's own (`step.table`), rounded, or
+a line of `derivation`: nothing is computed again here.
 
-Text fields hold plain text (each renderer escapes it); formula lines are LaTeX whose names
-are already escaped by `derivation.text`. pdflatex cannot typeset every Unicode character with
-the base packages, so the LaTeX writes any character outside ASCII and Latin-1 as U+XXXX.
+Questions and answers are running text (`typeset`): plain words and names, and formulas such as
+Gain(D, outlook) that the LaTeX typesets. Formula lines are `derivation`'s. The LaTeX compiles
+in one pdflatex run (`typeset`).
 
 >>> import dtlearn
 >>> sheet = worksheet(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3"), last_step=1)
->>> sheet.parts[0].questions[1].text.split(" Its")[0]
+>>> plain(sheet.parts[0].questions[1].text).split(" Its")[0]
 'For the candidate test outlook = ?, compute the information gain Gain(D, outlook).'
->>> sheet.parts[0].questions[1].answer, sheet.parts[0].questions[-1].answer[:29]
+>>> plain(sheet.parts[0].questions[1].answer), plain(sheet.parts[0].questions[-1].answer)[:29]
 ('Gain = 0.247.', 'The test outlook = ?. Split o')
+>>> file_name("tennis", "id3", 1, 3, solution=True, extension="tex")
+'tennis-id3-steps-1-3-solution.tex'
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pandas as pd
 
-from . import derivation
+from . import derivation, typeset
 from .data import label
 from .measures import RANKED_BY
+from .settings import CRITERION_NAMES
 from .splits import USED
 from .steps import GROWTH_ACTIONS, SPLIT
 from .table import listed_table
+from .typeset import Math, Text, file_stem, md, md_formula, md_table, md_text, plain, tex, tex_text
+
+__all__ = ["CRITERIA", "MAX_ROWS", "Part", "Question", "Worksheet", "file_name", "plain", "to_latex", "to_markdown",
+           "worksheet"]
 
 ACTIONS = {"split": "a split", "leaf": "a leaf"}
 MAX_ROWS = 40  # training rows printed; a longer table is cut and the sheet says so
@@ -40,30 +47,51 @@ ALGORITHM_SOURCES = {"id3": "Quinlan 1986", "c45": "Quinlan 1993", "cart": "Brei
                      "zaki": "Zaki & Meira 2014, ch. 19"}
 
 
+def _symbol(latex: str, plain_text: str, attribute: str | None = None) -> Math:
+    """A measure's symbol, of D and an attribute when given: Gain(D, outlook)."""
+    if attribute is None:
+        return Math(latex, plain_text)
+    return Math(latex + "(D, " + derivation.text(attribute) + ")", f"{plain_text}(D, {attribute})")
+
+
 @dataclass(frozen=True)
 class Criterion:
     """What a sheet asks for under one split criterion, and whom it cites."""
 
-    impurity: str  # the node's impurity in words, and its symbol
-    symbol: str
+    key: str  # the criterion (settings.CRITERIA)
+    impurity: str  # the node's impurity in words
+    symbol: Math  # and its symbol
     family: str  # the `derivation` sections that work it out
-    ranks: str  # the measure that ranks, in words
-    question: str  # what a question asks for, {a} the attribute
     source: str
     shown: tuple[str, ...]  # the table columns an answer gives before the one that ranks
+    rule: Text  # how the impurity is computed, in the introduction
+
+    def question(self, attribute: str) -> Text:
+        """What a candidate's question asks for (the measure that ranks, and what it is made of)."""
+        ranked = CRITERION_NAMES[self.key]
+        if self.key == "gain_ratio":
+            return ("gain ", _symbol(*VALUE_SYMBOLS["gain"], attribute), ", the split information ",
+                    Math(r"\mathrm{IV}(" + derivation.text(attribute) + ")", f"IV({attribute})"),
+                    f" and the {ranked} ", _symbol(*VALUE_SYMBOLS["gain_ratio"], attribute))
+        return (f"{ranked} ", _symbol(*VALUE_SYMBOLS[RANKED_BY[self.key]], attribute))
 
 
+VALUE_SYMBOLS = {"gain": (r"\mathrm{Gain}", "Gain"), "corrected_gain": (r"\mathrm{Gain}'", "Gain'"),
+                 "split_info": (r"\mathrm{IV}", "IV"), "gain_ratio": (r"\mathrm{GainRatio}", "GainRatio"),
+                 "gini_gain": (r"\Delta\mathrm{Gini}", "ΔGini"), "entropy_before": (r"\mathrm{Ent}(D)", "Ent(D)"),
+                 "gini_before": (r"\mathrm{Gini}(D)", "Gini(D)")}
+_SHARES = (", where ", Math("p_k", "p_k"), " is the share of class ", Math("k", "k"), " among the node's rows.")
+_ENTROPY_RULE = ("Entropies use logarithms to base 2: ",
+                 Math(r"\mathrm{Ent}(D) = -\sum_k p_k \log_2 p_k", "Ent(D) = −Σ p_k log2 p_k"), *_SHARES)
 CRITERIA = {
-    "entropy": Criterion("entropy", "Ent(D)", "entropy", "information gain", "information gain Gain(D, {a})",
-                         "Quinlan 1986", ()),
-    "gain_ratio": Criterion("entropy", "Ent(D)", "entropy", "gain ratio", "gain Gain(D, {a}), the split "
-                            "information IV({a}) and the gain ratio GainRatio(D, {a})", "Quinlan 1993",
-                            ("gain", "split_info")),
-    "gini": Criterion("Gini index", "Gini(D)", "gini", "Gini gain (the decrease in Gini impurity)",
-                      "Gini gain Delta Gini(D, {a})", "Breiman et al. 1984", ()),
+    "entropy": Criterion("entropy", "entropy", Math(r"\mathrm{Ent}(D)", "Ent(D)"), "entropy", "Quinlan 1986", (),
+                         _ENTROPY_RULE),
+    "gain_ratio": Criterion("gain_ratio", "entropy", Math(r"\mathrm{Ent}(D)", "Ent(D)"), "entropy", "Quinlan 1993",
+                            ("gain", "split_info"), _ENTROPY_RULE),
+    "gini": Criterion("gini", "Gini index", Math(r"\mathrm{Gini}(D)", "Gini(D)"), "gini", "Breiman et al. 1984", (),
+                      ("The Gini index of a node is ",
+                       Math(r"\mathrm{Gini}(D) = 1 - \sum_k p_k^2", "Gini(D) = 1 − Σ p_k²"), *_SHARES)),
 }
-VALUE_NAMES = {"gain": "Gain", "corrected_gain": "Gain'", "split_info": "IV", "gain_ratio": "GainRatio",
-               "gini_gain": "Delta Gini", "entropy_before": "Ent(D)", "gini_before": "Gini(D)"}
 
 
 @dataclass(frozen=True)
@@ -71,8 +99,8 @@ class Question:
     """One numbered question and its answer (the renderers show the answer in the solution only)."""
 
     number: int  # numbered through the whole sheet
-    text: str  # plain text
-    answer: str  # plain text: the values, the chosen test, the reason
+    text: Text
+    answer: Text  # the values, the chosen test, the reason
     lines: tuple[str, ...] = ()  # the worked formulas, LaTeX (from `derivation`)
 
 
@@ -93,7 +121,7 @@ class Worksheet:
     """Everything a sheet and its solution print; `to_latex` and `to_markdown` render it."""
 
     title: str
-    introduction: str  # which formulas, with their sources
+    introduction: Text  # which formulas, with their sources
     columns: tuple[str, ...]  # the training table's header
     rows: tuple[tuple[str, ...], ...]  # its first MAX_ROWS rows, written out
     total_rows: int
@@ -126,18 +154,26 @@ def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: i
     table = dataset or f"the table predicting {tree.data.target}"
     steps = f"step {first_step}" if first_step == last else f"steps {first_step} to {last}"
     columns, rows = _table(tree.data.frame)
-    return Worksheet(f"Worksheet: {table} with {name}, {steps}", _introduction(settings), columns, rows,
+    return Worksheet(f"Worksheet: {table} with {name}, {steps}", _introduction(settings, digits), columns, rows,
                      len(tree.data.frame), tuple(parts))
 
 
-def _introduction(settings) -> str:
+def file_name(dataset: str, algorithm: str, first: int, last: int, *, solution: bool, extension: str) -> str:
+    """The sheet's file name: the dataset (or uploaded file's name, made safe), the algorithm,
+    the steps, and whether it is the solution; two homeworks never share one."""
+    steps = f"step-{first}" if first == last else f"steps-{first}-{last}"
+    return f"{file_stem(dataset)}-{file_stem(algorithm)}-{steps}{'-solution' if solution else ''}.{extension}"
+
+
+def _introduction(settings, digits: int) -> Text:
     criterion = CRITERIA[settings.criterion]
     name = ALGORITHM_NAMES.get(settings.algorithm, settings.algorithm)
     cited = ALGORITHM_SOURCES.get(settings.algorithm)
     algorithm = f"{name} ({cited})" if cited else name
+    rounding = "whole numbers" if digits == 0 else f"{digits} decimal{'s' if digits != 1 else ''}"
     return (f"{algorithm} grows the tree top down. At each node it scores every candidate test and splits on "
-            f"the best by {criterion.ranks} ({criterion.source}); the node's impurity is its {criterion.impurity}. "
-            "Use logarithms to base 2 and round each result as the answers do.")
+            f"the best by {CRITERION_NAMES[settings.criterion]} ({criterion.source}); the node's impurity is its "
+            f"{criterion.impurity}. ", *criterion.rule, f" Round each result to {rounding}, as the answers do.")
 
 
 def _table(frame: pd.DataFrame) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
@@ -170,8 +206,15 @@ def _family_lines(sections, criterion: str) -> list[str]:
     return [line for section in keep for line in section.lines]
 
 
-def _values(row, columns, digits: int) -> str:
-    return ", ".join(f"{VALUE_NAMES[c]} = {derivation.number(row[c], digits)}" for c in columns) + "."
+def _values(row, columns, digits: int) -> Text:
+    """Gain = 0.247, IV = 1.577, ...: each value after its symbol."""
+    out: list = []
+    for c in columns:
+        written = derivation.number(row[c], digits)
+        latex, plain_text = VALUE_SYMBOLS[c]
+        out += [", "] if out else []
+        out.append(Math(f"{latex} = {written}", f"{plain_text} = {written}"))
+    return (*out, ".")
 
 
 def _split_part(step, tree, number: int, digits: int) -> Part:
@@ -182,7 +225,7 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
     whole = {"branch_counts": (tuple(step.class_weights),), "n": float(sum(step.class_weights)), "known": 1.0}
     before = "entropy_before" if about.family == "entropy" else "gini_before"
     impurity = derivation.entropy_of_node if about.family == "entropy" else derivation.gini_of_node
-    questions = [Question(number, f"What is the {about.impurity} {about.symbol} of this node?",
+    questions = [Question(number, (f"What is the {about.impurity} ", about.symbol, " of this node?"),
                           _values(derivation.measures(whole), [before], digits),
                           (derivation.node_counts(whole, classes), impurity(whole, classes, digits)))]
     candidates = step.candidates
@@ -191,8 +234,8 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
     for i in best:
         if candidates.reason_code[i] != USED:
             questions.append(_candidate_question(table.loc[i], classes, number + len(questions), criterion, digits))
-    questions.append(Question(number + len(questions), "Which test does the algorithm choose?",
-                              f"The test {step.test.describe()}. {step.reason}"))
+    questions.append(Question(number + len(questions), ("Which test does the algorithm choose?",),
+                              (f"The test {step.test.describe()}. {step.reason}",)))
     note = f"Tested already on this path, so not a candidate here: {', '.join(used)}." if used else ""
     return Part(step.number, step.action, *_where(step, classes), tuple(questions), note)
 
@@ -202,15 +245,15 @@ def _candidate_question(row, classes, number: int, criterion: str, digits: int) 
     class counts (the training table shown may be cut short)."""
     about, attribute = CRITERIA[criterion], str(row["attribute"])
     held = "; ".join(f"{attribute} {b}: {_counts(c, classes)}" for b, c in zip(row["branches"], row["branch_counts"]))
-    text = f"For the candidate test {row['test']}, compute the {about.question.format(a=attribute)}."
+    text = (f"For the candidate test {row['test']}, compute the ", *about.question(attribute), ".")
     if held:
-        text += f" Its branches hold {held}."
+        text += (f" Its branches hold {held}.",)
     columns = [*about.shown, RANKED_BY[criterion]]
     if criterion == "gain_ratio" and float(row["correction"]) > 0:
         columns.insert(1, "corrected_gain")  # C4.5's threshold correction (Quinlan 1996)
     answer = _values(row, columns, digits)
     if not bool(row["eligible"]) and row["reason"]:
-        answer += f" Not eligible: {row['reason']}."
+        answer += (f" Not eligible: {row['reason']}.",)
     lines = _family_lines(_sections(row, classes, digits), criterion)
     if float(row["known"]) >= 1:
         lines = lines[1:]  # the node's impurity, asked for already
@@ -218,8 +261,8 @@ def _candidate_question(row, classes, number: int, criterion: str, digits: int) 
 
 
 def _leaf_part(step, tree, number: int) -> Part:
-    question = Question(number, "What class does this leaf predict, and why does growth stop here?",
-                        f"It predicts {step.prediction}. {step.reason}")
+    question = Question(number, ("What class does this leaf predict, and why does growth stop here?",),
+                        (f"It predicts {step.prediction}. {step.reason}",))
     return Part(step.number, step.action, *_where(step, tree.classes), (question,))
 
 
@@ -232,104 +275,40 @@ def _cut_note(sheet: Worksheet) -> str:
 
 # LaTeX -----------------------------------------------------------------------------------
 
-PREAMBLE = r"""\documentclass[a4paper,11pt]{article}
-\usepackage[T1]{fontenc}
-\usepackage[utf8]{inputenc}
-\usepackage{lmodern}
-\usepackage{amsmath,amssymb}
-\usepackage[margin=2cm]{geometry}
-\usepackage{longtable}
-\usepackage{graphicx}
-% a formula wider than the text is scaled down to fit (derivation's lines are long at big nodes)
-\newcommand{\formula}[1]{\begin{center}\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}%
-{$\displaystyle #1$}\end{center}}
-\newcommand{\uni}[1]{\mbox{\ttfamily\footnotesize U+#1}}
-\setlength{\parindent}{0pt}
-\setlength{\parskip}{0.5ex}
-"""
-
-
-def _tex(value) -> str:
-    r"""Plain text for LaTeX's text mode: the specials escaped, and < > - written so that T1's
-    ligatures (<< as a guillemet, -- as a dash) cannot change them.
-
-    >>> _tex("a_b <c>")
-    'a\\_b \\textless{}c\\textgreater{}'
-    """
-    return (derivation.escape(value).replace("<", r"\textless{}").replace(">", r"\textgreater{}")
-            .replace("-", "-{}").replace("`", r"\textasciigrave{}"))
-
-
-def _pdflatex_safe(document: str) -> str:
-    """Characters beyond ASCII and the Latin-1 letters as \\uni{XXXX} (pdflatex lacks their glyphs)."""
-    return re.sub(r"[^\x00-\x7f\u00c0-\u00ff]", lambda m: r"\uni{%04X}" % ord(m.group()), document)
-
-
-def _latex_table(sheet: Worksheet) -> list[str]:
-    out = [_tex(_cut_note(sheet))] if _cut_note(sheet) else []
-    small = r"\footnotesize" if len(sheet.columns) > 6 else r"\small"
-    out += ["{" + small, r"\begin{longtable}{" + "l" * len(sheet.columns) + "}", r"\hline",
-            " & ".join(r"\textbf{" + _tex(c) + "}" for c in sheet.columns) + r" \\", r"\hline", r"\endhead"]
-    out += [" & ".join(_tex(v) for v in row) + r" \\" for row in sheet.rows]
-    return out + [r"\hline", r"\end{longtable}}"]
-
-
 def to_latex(sheet: Worksheet, solution: bool) -> str:
-    """A standalone document (pdflatex, texlive-latex-base alone): the sheet, or its solution."""
+    """A standalone document for one pdflatex run (texlive-latex-base alone): the sheet, or its solution."""
     title = sheet.title + (" (solution)" if solution else "")
-    out = [PREAMBLE, r"\begin{document}", r"\section*{" + _tex(title) + "}", _tex(sheet.introduction),
-           r"\subsection*{The training table}", *_latex_table(sheet)]
+    out = [r"\section*{" + tex(title) + "}", tex_text(sheet.introduction), r"\subsection*{The training table}"]
+    out += [tex(_cut_note(sheet))] if _cut_note(sheet) else []
+    out += typeset.table(sheet.columns, sheet.rows, r"\footnotesize" if len(sheet.columns) > 6 else r"\small")
     for part in sheet.parts:
-        out.append(r"\subsection*{Step " + str(part.step) + ": " + _tex(ACTIONS[part.action]) + "}")
-        out.append(r"\textbf{Node:} " + _tex(part.path) + r". \textbf{Rows:} " + _tex(part.rows) + ". "
-                   + _tex(part.note))
+        out.append(r"\subsection*{Step " + str(part.step) + ": " + tex(ACTIONS[part.action]) + "}")
+        out.append(r"\textbf{Node:} " + tex(part.path) + r". \textbf{Rows:} " + tex(part.rows) + ". " + tex(part.note))
         out += [r"\begin{enumerate}", r"\setcounter{enumi}{" + str(part.questions[0].number - 1) + "}"]
         for question in part.questions:
-            out.append(r"\item " + _tex(question.text))
+            out.append(r"\item " + tex_text(question.text))
             if solution:
-                out.append(r"\par\emph{Answer.} " + _tex(question.answer))
-                out += [r"\formula{" + line + "}" for line in question.lines]
+                out.append(r"\par\emph{Answer.} " + tex_text(question.answer))
+                out += [typeset.formula(line) for line in question.lines]
         out.append(r"\end{enumerate}")
-    out.append(r"\end{document}")
-    return _pdflatex_safe("\n".join(out)) + "\n"
+    return typeset.document(out)
 
 
 # Markdown --------------------------------------------------------------------------------
 
-# Fewer than the pages' escaper (pages.common.md): a downloaded sheet stays readable as text.
-MARKDOWN_SPECIALS = "\\`*_[]<>|$#~&"
-_SHORTCODE = re.compile(r":(?=\S)")  # ':name:' is an icon or emoji on a Streamlit page: its first colon escaped
-
-
-def _md(value) -> str:
-    r"""Plain text for Markdown: line breaks made spaces, every character Markdown (or a math
-    renderer, or HTML) could read escaped with a backslash.
-
-    >>> print(_md("a|b <script> $x$"))
-    a\|b \<script\> \$x\$
-    """
-    flat = " ".join(str(value).split())
-    return _SHORTCODE.sub(r"\:", "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in flat))
-
-
-def _markdown_table(sheet: Worksheet) -> list[str]:
-    out = [_md(_cut_note(sheet)), ""] if _cut_note(sheet) else []
-    out.append("| " + " | ".join(_md(c) for c in sheet.columns) + " |")
-    out.append("|" + "|".join("---:" if i == 0 else "---" for i in range(len(sheet.columns))) + "|")
-    return out + ["| " + " | ".join(_md(v) for v in row) + " |" for row in sheet.rows]
-
-
 def to_markdown(sheet: Worksheet, solution: bool) -> str:
     """The sheet (or its solution) as GitHub / Streamlit Markdown, formulas as $$ blocks."""
     title = sheet.title + (" (solution)" if solution else "")
-    out = ["# " + _md(title), "", _md(sheet.introduction), "", "## The training table", "", *_markdown_table(sheet)]
+    out = ["# " + md(title), "", md_text(sheet.introduction), "", "## The training table", ""]
+    out += [md(_cut_note(sheet)), ""] if _cut_note(sheet) else []
+    out += md_table(sheet.columns, sheet.rows, numbered=True)
     for part in sheet.parts:
         out += ["", f"## Step {part.step}: {ACTIONS[part.action]}", "",
-                f"**Node:** {_md(part.path)}. **Rows:** {_md(part.rows)}. {_md(part.note)}".rstrip()]
+                f"**Node:** {md(part.path)}. **Rows:** {md(part.rows)}. {md(part.note)}".rstrip()]
         for question in part.questions:
-            out += ["", f"{question.number}. {_md(question.text)}"]
+            out += ["", f"{question.number}. {md_text(question.text)}"]
             if solution:
-                out += ["", f"**Answer.** {_md(question.answer)}"]
+                out += ["", f"**Answer.** {md_text(question.answer)}"]
                 for line in question.lines:
-                    out += ["", "$$", line, "$$"]
+                    out += ["", *md_formula(line)]
     return "\n".join(out) + "\n"

@@ -370,6 +370,11 @@ def show_comparison(result, held_out: bool) -> None:
 
 # worksheet ---------------------------------------------------------------------------------------
 
+def dataset_name(v) -> str:
+    """The dataset as file names give it: a built-in's name, or the uploaded file's."""
+    return v.title if v.choices.is_upload else v.choices.source
+
+
 def worksheet_ui(v) -> None:
     from dtlearn import worksheet
 
@@ -380,14 +385,15 @@ def worksheet_ui(v) -> None:
         return
     first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
     sheet = worksheet.worksheet(tree, first, last, digits=common.digits() or 6, dataset=v.title)
-    name = f"{v.choices.source if not v.choices.is_upload else 'upload'}-{tree.algorithm}-steps-{first}-{last}"
     columns = st.columns(4)
     for i, (solution, fmt) in enumerate(((False, "latex"), (True, "latex"), (False, "markdown"), (True, "markdown"))):
         render = worksheet.to_latex if fmt == "latex" else worksheet.to_markdown
-        suffix = ("-solution" if solution else "") + (".tex" if fmt == "latex" else ".md")
+        name = worksheet.file_name(dataset_name(v), tree.algorithm, first, last, solution=solution,
+                                   extension="tex" if fmt == "latex" else "md")
         title = f"{'Solution' if solution else 'Exercises'} ({'LaTeX' if fmt == 'latex' else 'Markdown'})"
-        columns[i].download_button(title, render(sheet, solution), file_name=name + suffix, key=f"download_{i}",
-                                   width="stretch")
+        columns[i].download_button(title, render(sheet, solution), file_name=name, key=f"download_{i}",
+                                   width="stretch", on_click="ignore")
+    st.caption("Compile a .tex with one run of `pdflatex` (Debian's texlive-latex-base).")
     show_solution = st.toggle("Show the solution", key="worksheet_solution")
     st.markdown(worksheet.to_markdown(sheet, show_solution))
 
