@@ -7,7 +7,7 @@ dtlearn.quiz; worksheets from dtlearn.worksheet. This page only reads and shows 
 
 import streamlit as st
 
-from dtlearn import grading, quiz
+from dtlearn import grading, quiz, record
 from dtlearn.data import label
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
@@ -96,7 +96,8 @@ def check_ui(v) -> None:
     entries = answers_form(tree, step, work)
     if entries is not None:
         with results:
-            show_grades(work, entries)
+            keep(v, show_grades(work, entries))
+    record_ui(v)
 
 
 def answers_form(tree, step, work):
@@ -138,10 +139,12 @@ def answers_form(tree, step, work):
     return [(k, b, t) for k, b, t in entries if str(t).strip()] if submitted else None
 
 
-def show_grades(work, entries) -> None:
+def show_grades(work, entries) -> list:
+    """Each answer's verdict, the mistakes that give it and its worked formula; returns what the
+    record keeps of them (`dtlearn.record.checked`)."""
     if not entries:
         st.info("Enter at least one answer, then check.")
-        return
+        return []
     digits = common.digits()
     results = [(k, b, grading.grade(work, k, t, branch=b, digits=digits)) for k, b, t in entries]
     right = sum(r.right for _, _, r in results)
@@ -157,6 +160,61 @@ def show_grades(work, entries) -> None:
         if result.formula:  # typeset with long names cut (the grade keeps them whole)
             formula = work.formula(key, b, digits, limit=LABEL_CHARS)
             st.latex(r"\begin{gathered}" + r" \\[0.6em] ".join(formula) + r"\end{gathered}")
+    return [record.checked(work, key, result, b, digits) for key, b, result in results]
+
+
+# the record of graded work: every answer checked on this tree in this session, to hand in
+
+RECORD = "practice_record"  # session state: {Choices: [record.Checked, ...]}
+
+
+def _record_of(v) -> list:
+    return st.session_state.setdefault(RECORD, {}).setdefault(v.choices, [])
+
+
+def keep(v, checks) -> None:
+    """Add a check's graded answers to the record of this tree (the same answer graded again once)."""
+    kept = _record_of(v)
+    kept.extend(c for c in checks if c not in kept)
+
+
+def _clear(v) -> None:
+    st.session_state.setdefault(RECORD, {})[v.choices] = []
+
+
+def record_ui(v) -> None:
+    """The record of this tree's graded answers: PDF (pdflatex on the server; else the .tex and how
+    to compile it) and Markdown downloads, and a button that clears it."""
+    from datetime import date
+
+    from dtlearn import pdflatex
+
+    checks = tuple(_record_of(v))
+    if not checks:
+        st.caption("Each answer you check is kept in a record of your work (verdicts, exact values, worked "
+                   "formulas) to download and hand in.")
+        return
+    right = sum(c.right for c in checks)
+    st.markdown(f"**Your record:** {len(checks)} answer{'s' if len(checks) != 1 else ''} checked on this tree, "
+                f"{right} right.")
+    options = {"dataset": v.title, "algorithm": v.tree.algorithm, "date": date.today().strftime("%d %B %Y")}
+    name, algorithm = dataset_name(v), v.tree.algorithm
+    latex = record.to_latex(checks, **options)
+    columns = st.columns(3)
+    if pdflatex.available():  # compiled when clicked, in a thread of its own (about a second)
+        columns[0].download_button("Record (PDF)", lambda: pdflatex.compile_pdf(latex).pdf,
+                                   file_name=record.file_name(name, algorithm, "pdf"), mime="application/pdf",
+                                   key="record_pdf", width="stretch", icon=":material/picture_as_pdf:")
+    else:
+        columns[0].download_button("Record (LaTeX)", latex, file_name=record.file_name(name, algorithm, "tex"),
+                                   mime="application/x-tex", key="record_tex", width="stretch", on_click="ignore")
+    columns[1].download_button("Record (Markdown)", record.to_markdown(checks, **options),
+                               file_name=record.file_name(name, algorithm, "md"), mime="text/markdown",
+                               key="record_md", width="stretch", on_click="ignore", icon=":material/download:")
+    columns[2].button("Clear the record", key="record_clear", on_click=_clear, args=(v,), width="stretch")
+    if not pdflatex.available():
+        st.caption(f"To make a PDF: `pdflatex {record.file_name(name, algorithm, 'tex')}` (one run; Debian's "
+                   "texlive-latex-base).")
 
 
 # guess the next split ---------------------------------------------------------------------------
