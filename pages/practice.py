@@ -11,7 +11,7 @@ from dtlearn import grading, quiz, record
 from dtlearn.data import label
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
-from pages import common, quiz_state, stage
+from pages import common, printing, quiz_state, stage
 from pages.tables import candidate_text, display_table
 from pages.common import md
 
@@ -70,6 +70,7 @@ def candidate_rows(step) -> dict[int, str]:
 
 
 def check_ui(v) -> None:
+    printing.print_style()  # the verdicts and the record print without the sidebar
     tree = v.tree
     step = pick_step(tree, "practice_node")
     node_facts(tree, step)
@@ -436,6 +437,7 @@ def dataset_name(v) -> str:
 def worksheet_ui(v) -> None:
     from dtlearn import worksheet
 
+    printing.print_style()  # the preview prints without the sidebar
     tree = v.tree
     total = tree.growth_steps
     if total == 0:
