@@ -14,7 +14,7 @@ import re
 
 import pandas as pd
 
-from .data import DataError, Dataset, decode_bytes, default_target, labelled, read_bytes
+from .data import DataError, Dataset, decode_bytes, default_target, labelled, read_bytes, without_identifiers
 
 NUMERIC_TYPES = ("numeric", "real", "integer")
 # read as categories, the values as written; such an attribute's domain is its type's name (a
@@ -22,25 +22,29 @@ NUMERIC_TYPES = ("numeric", "real", "integer")
 TEXT_TYPES = ("string", "date")
 
 
-def read_arff(source, target: str | None = None) -> Dataset:
+def read_arff(source, target: str | None = None, identifiers: str = "ignore") -> Dataset:
     """Read an ARFF table (path, bytes or file object) into a `Dataset`; `target` defaults to
     the last attribute (Weka's default class; when it has gaps, the last one without:
     `data.default_target`), and rows without a value of the target are left out (`data.labelled`).
+    `identifiers`: "ignore" leaves out the attributes that name the rows, "keep" keeps them
+    (as `data.read_csv`).
 
     >>> data = read_arff(b"@relation r\\n@attribute a {x,y,z}\\n@attribute c {no,yes}\\n@data\\nx,no\\ny,yes\\n")
     >>> data.kinds["a"], list(data.frame["a"].cat.categories)
     ('categorical', ['x', 'y', 'z'])
     """
+    if identifiers not in ("ignore", "keep"):
+        raise ValueError(f"identifiers must be 'ignore' or 'keep', not {identifiers!r}.")
     try:
         text = decode_bytes(read_bytes(source))
-        return _parse(text, target)
+        return _parse(text, target, identifiers)
     except DataError:
         raise
     except Exception as error:  # any other failure is still the file's fault, said plainly
         raise DataError(f"Could not read the ARFF file: {error}") from error
 
 
-def _parse(text: str, target: str | None) -> Dataset:
+def _parse(text: str, target: str | None, identifiers: str) -> Dataset:
     names, domains, rows = [], [], []
     in_data = False
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
@@ -86,15 +90,17 @@ def _parse(text: str, target: str | None) -> Dataset:
             columns[name] = pd.Series(values, dtype=object)
         else:
             columns[name] = pd.Categorical(values, categories=domain)
-    frame = pd.DataFrame(columns)
+    frame, notes = pd.DataFrame(columns), ()
+    if target is None:
+        target, notes = default_target(frame)
+    if identifiers == "ignore" and target in frame.columns:
+        frame, left_out = without_identifiers(frame, target)
+        notes += left_out
     notes = tuple(f"'{name}' is a {kind} attribute: its values are read as categories, as written"
                   f"{' (mark it ignore if it names each row)' if kind == 'string' else ', not as times'}."
-                  for name, kind in zip(names, domains) if kind in TEXT_TYPES)
-    if target is None:
-        target, chosen = default_target(frame)
-        notes += chosen
+                  for name, kind in zip(names, domains) if kind in TEXT_TYPES and name in frame.columns) + notes
     kinds = {name: ("numeric" if domain is None else "categorical")
-             for name, domain in zip(names, domains) if name != target}
+             for name, domain in zip(names, domains) if name != target and name in frame.columns}
     return labelled(frame, target, kinds, notes)
 
 

@@ -20,8 +20,12 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from . import units
+from .identifiers import identifier_columns
+
 KINDS = ("categorical", "numeric")
 MISSING_MARKERS = ("", "?")
+IDENTIFIERS = ("ignore", "keep")  # what a reader does with a column that names the rows (`identifiers`)
 
 # The separators a table may use, by name, in the order that breaks ties: comma first, so a file
 # that reads as comma-separated is read exactly as before.
@@ -93,18 +97,20 @@ class Dataset:
         unknown = [name for name in given if name not in columns or name == self.target]
         if unknown:
             raise DataError(f"Kinds were given for '{unknown[0]}', which is not an attribute column.")
-        kinds = {}
+        kinds, read = {}, []
         for name in columns:
             if name == self.target:
                 continue
-            kind = given.get(name) or _inferred_kind(frame[name])
+            kind = given.get(name) or inferred_kind(frame[name])
             if kind not in KINDS:
                 raise DataError(f"Kind of '{name}' must be 'categorical' or 'numeric', not '{kind}'.")
             if kind == "numeric":
-                frame[name] = _as_numeric(frame[name], name)
+                frame[name], note = _as_numeric(frame[name], name)
+                read += [note] if note and note not in notes else []
             kinds[name] = kind
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "notes", notes + tuple(read))
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -273,20 +279,32 @@ def ordered_labels(column: pd.Series) -> tuple[str, ...]:
     return tuple(sorted({label(v) for v in values}))
 
 
-def _inferred_kind(column: pd.Series) -> str:
+def inferred_kind(column: pd.Series) -> str:
+    """The kind of a column no kind was given for: numeric for a numeric dtype, else categorical."""
     numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
     return "numeric" if numeric else "categorical"
 
 
-def _as_numeric(column: pd.Series, name: str) -> pd.Series:
-    values = pd.to_numeric(column, errors="coerce")
+def _as_numeric(column: pd.Series, name: str) -> tuple[pd.Series, str | None]:
+    """A column set to numeric as floats, and a note when its cells were numbers written with a
+    unit (`units.read_numbers`: "125K" is 125); DataError saying what is wrong otherwise."""
+    values, note = pd.to_numeric(column, errors="coerce"), None
     bad = values.isna() & column.notna()
     if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise DataError(f"Column '{name}' is set to numeric but data row {row + 1} holds '{column.iloc[row]}'.")
+        cells = column.astype(object).to_numpy(copy=True)
+        cells[column.isna().to_numpy()] = None
+        reading = units.read_numbers(name, np.array([c if c is None else str(c).strip() for c in cells], dtype=object))
+        if reading.note and reading.numbers is None:
+            raise DataError(f"Column '{name}' is set to numeric, but its cells cannot be read as numbers. "
+                            f"{reading.note}")
+        if reading.numbers is None:
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise DataError(f"Column '{name}' is set to numeric but data row {row + 1} holds '{column.iloc[row]}', "
+                            "which is not a number: write the number alone, with a point for decimals (1.5).")
+        values, note = pd.to_numeric(pd.Series(reading.numbers, index=column.index), errors="coerce"), reading.note
     if np.isinf(values.to_numpy(dtype=float)).any():
         raise DataError(f"Column '{name}' holds an infinite number; use finite numbers or leave the cell empty.")
-    return values.astype(float)
+    return values.astype(float), note
 
 
 def _duplicates(names) -> str:
@@ -298,7 +316,8 @@ def _duplicates(names) -> str:
     return ", ".join(f"'{n}'" for n in repeated)
 
 
-def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None = None) -> Dataset:
+def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None = None,
+             identifiers: str = "ignore") -> Dataset:
     """Read a CSV table (path, bytes or file object) into a `Dataset`.
 
     The header row names the columns; `target` defaults to the last column (to the last one with
@@ -312,7 +331,16 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     doubt); quoted fields are kept whole. With a semicolon or tab, a column whose every present
     cell is a number written with a decimal comma (`-1,5`, `0,25`, `3`) is numeric. Thousands
     separators are not recognised: `1.234,5` stays text and `1,234` reads as 1.234.
-    `Dataset.notes` says what was detected.
+
+    Numbers printed with a unit, a scale letter, a currency or percent sign or thousands
+    separators (`125K`, `3 kg`, `$5`, `12%`, `"1,000"`) are read as the numbers written, the unit
+    dropped (`units.read_numbers`: 125K is 125, in thousands); cells that cannot be read one way
+    (two units in a column, `1,5` beside `1,000`) stay categories, with a note saying what to change.
+
+    `identifiers`: "ignore" (the default) leaves out the columns that name the rows, as textbooks
+    print them first (Mitchell's Day, D1..D14; `identifiers.identifier_columns` says which), since a
+    tree would split on them and learn nothing; "keep" keeps them. A column given a kind in `kinds`
+    is always kept. `Dataset.notes` says what was detected.
 
     >>> read_csv(b"outlook,play\\nSunny,No\\n?,Yes\\n").frame["outlook"].isna().tolist()
     [False, True]
@@ -320,21 +348,29 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     >>> data.frame["price"].tolist(), data.notes[1]
     ([1.5, 2.0], 'Decimal commas read as numbers in: price.')
     """
-    return _guarded(lambda: _parse(decode_bytes(read_bytes(source)), target, kinds))
+    _check_identifiers(identifiers)
+    return _guarded(lambda: _parse(decode_bytes(read_bytes(source)), target, kinds, identifiers))
 
 
-def read_table_text(text: str, target: str | None = None) -> Dataset:
+def _check_identifiers(identifiers: str) -> None:
+    if identifiers not in IDENTIFIERS:
+        raise ValueError(f"identifiers must be 'ignore' or 'keep', not {identifiers!r}.")
+
+
+def read_table_text(text: str, target: str | None = None, identifiers: str = "ignore") -> Dataset:
     """Read a small table pasted as text, as `read_csv` reads a file (same detection, same errors).
 
     Cells copied from a spreadsheet arrive tab-separated; comma or semicolon text works too.
+    `identifiers` as for `read_csv`.
 
     >>> data = read_table_text("weight\\tplay\\n0,5\\tNo\\n2\\tYes\\n")
     >>> data.frame["weight"].tolist(), data.notes[0]
     ([0.5, 2.0], 'Read as tab-separated (as a spreadsheet copies cells).')
     """
+    _check_identifiers(identifiers)
     if not isinstance(text, str):
         raise DataError("Give the pasted table as text.")
-    return _guarded(lambda: _parse(_checked_text(text), target, None))
+    return _guarded(lambda: _parse(_checked_text(text), target, None, identifiers))
 
 
 def _guarded(read) -> Dataset:
@@ -384,7 +420,7 @@ def _checked_text(text: str) -> str:
     return text
 
 
-def _parse(text: str, target: str | None, kinds) -> Dataset:
+def _parse(text: str, target: str | None, kinds, identifiers: str) -> Dataset:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
     hint = _SEPARATOR_HINT.match(text)
     if hint:  # Excel's first line naming the separator ("sep=;"), which Excel itself obeys
@@ -407,14 +443,47 @@ def _parse(text: str, target: str | None, kinds) -> Dataset:
         converted = _read_decimal_commas(columns)
         if converted:
             notes.append(f"Decimal commas read as numbers in: {', '.join(converted)}.")
-    typed = ((name, _typed(*columns.pop(name))) for name in header)
-    frame = pd.DataFrame({name: pd.Series(cells, index=index, dtype=cells.dtype) for name, cells in typed}, index=index)
+    typed = {}
+    for name in header:
+        typed[name], note = _typed_or_units(name, *columns.pop(name), decimal_comma=separator != ",")
+        notes += [note] if note else []
+    frame = pd.DataFrame({name: pd.Series(cells, index=index, dtype=cells.dtype) for name, cells in typed.items()},
+                         index=index)
+    del typed
     if target is None:
         target, chosen = default_target(frame)
         notes += chosen
     if target not in header:
         raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
+    if identifiers == "ignore":
+        frame, left_out = without_identifiers(frame, target, kinds)
+        notes += left_out
     return labelled(frame, target, kinds, tuple(notes))
+
+
+def without_identifiers(frame: pd.DataFrame, target: str, kinds=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """`frame` without its identifier columns (`identifiers.identifier_columns`: Mitchell's Day,
+    Han's RID, Tan's Tid), and a note naming them and how to keep them; the columns `kinds`
+    names are kept (a kind given is a column wanted)."""
+    found = [column for column in identifier_columns(frame, target) if column.name not in (kinds or {})]
+    notes = tuple(f"'{column.name}' ({column.examples}) is left out as an identifier: {column.why}, so a tree would "
+                  "split on it and learn nothing. To use it, read the file with identifiers=\"keep\" or give its kind."
+                  for column in found)
+    return (frame.drop(columns=[column.name for column in found]) if found else frame), notes
+
+
+def _typed_or_units(name: str, values: np.ndarray, present_at: np.ndarray,
+                    decimal_comma: bool) -> tuple[np.ndarray, str | None]:
+    """`_typed`; for a text column whose cells are numbers written with a unit, a currency or
+    percent sign or thousands separators (`units.read_numbers`), those numbers and a note saying
+    how they were read, or a note saying what to change when they cannot be read one way."""
+    typed = _typed(values, present_at)
+    if typed.dtype != object:
+        return typed, None
+    reading = units.read_numbers(name, values, decimal_comma)
+    if reading.numbers is None:
+        return typed, reading.note and f"{reading.note} Read as categories until then."
+    return _typed(reading.numbers, present_at), reading.note
 
 
 def _records(text: str, separator: str):

@@ -56,7 +56,7 @@ GOOD = b"outlook,windy,play\nSunny,1,No\nRain,0,Yes\n"
     (b"a,b\n1,x\n", {"kinds": {"b": "numeric"}}, r"Kinds were given for 'b', which is not an attribute column"),
     (b"a,b\n1,x\n", {"kinds": {"a": "ordinal"}}, r"^Kind of 'a' must be 'categorical' or 'numeric', not 'ordinal'\.$"),
     (b"a,b\n1,x\nlots,y\n", {"kinds": {"a": "numeric"}},
-     r"^Column 'a' is set to numeric but data row 2 holds 'lots'\.$"),
+     r"^Column 'a' is set to numeric but data row 2 holds 'lots', which is not a number: write the number alone"),
     (b"a,b\ninf,x\n1,y\n", {"kinds": {"a": "numeric"}}, r"^Column 'a' holds an infinite number; use finite numbers"),
     (b"a,b\n1,x\n-1e999,y\n", {"kinds": {"a": "numeric"}}, r"Column 'a' holds an infinite number"),
 ])
@@ -98,7 +98,7 @@ def test_parser_failures_are_data_errors():
     (pd.DataFrame([[1, 2, "x"]], columns=["a", "a", "y"]), "y", None, r"^Duplicate column names: 'a'\."),
     (pd.DataFrame({"a": [1.0, np.inf], "y": ["x", "y"]}), "y", None, r"Column 'a' holds an infinite number"),
     (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"a": "numeric"},
-     r"^Column 'a' is set to numeric but data row 1 holds 'p'\.$"),
+     r"^Column 'a' is set to numeric but data row 1 holds 'p', which is not a number"),
     (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"a": "text"}, r"Kind of 'a' must be"),
     (pd.DataFrame({"a": ["p", "q"], "y": ["x", "y"]}), "y", {"b": "numeric"}, r"Kinds were given for 'b'"),
 ])
