@@ -349,14 +349,20 @@ def hand_ui(v) -> None:
     from dtlearn.by_hand import compare
 
     state = _hand_state(v)
-    held_out = st.toggle("Hold out 25 % of the rows to test both trees", value=True, key="hand_held_out",
-                         help="Both trees grow on the other 75 % (stratified, seed 0).")
+    # every row by default: a textbook's table is small, and its exercise is about all of it
+    held_out = st.toggle("Hold out 25 % of the rows to test both trees", value=False, key="hand_held_out",
+                         help="Both trees then grow on the other 75 % (stratified, seed 0) and are tested on "
+                              "rows they have not seen.")
     try:
         hand, algorithms, test = common.by_hand(v.choices, held_out, state["choices"])
     except ValueError as error:
         st.error(f"{md(error)} Your choices are reset.")
         state["choices"] = {}
         return
+    rows, grown_on = len(v.data.frame), len(hand.data.frame)
+    st.caption(f"Both trees grow on {grown_on} of the {rows} rows and are tested on the other {rows - grown_on}."
+               if held_out else f"Both trees grow on all {rows} rows: the table is not split. Turn on the hold-out "
+                                "to test them on rows they have not seen.")
     splits = [s for s in hand.steps if s.action in ("split", "leaf")]
     key = "hand_node"
     if st.session_state.get(key) not in range(len(splits)):

@@ -137,6 +137,8 @@ def test_grow_by_hand_side_by_side(open_app):
     """Humidity at PlayTennis's root: both trees drawn, compared, the first difference named."""
     app = open_app(dataset="tennis", algo="id3", page="practice", mode="hand")
     assert not app.at.exception
+    assert app.at.toggle(key="hand_held_out").value is False  # every row unless the student asks
+    app.at.toggle(key="hand_held_out").set_value(True).run()
     assert any("Your tree is the algorithm's" in i.value for i in app.at.info)
     pick = next(s.key for s in app.at.selectbox if s.key.startswith("hand_pick"))
     app.at.selectbox(key=pick).set_value("humidity = ?").run()
