@@ -292,8 +292,9 @@ def dataset_ui() -> str:
     st.caption(f"Up to {common.MAX_UPLOAD_MB} MB, UTF-8. A CSV has a header row; an ARFF file (Weka's) declares "
                "its attributes, and their declared values are kept. The last column is the target at first (the last "
                "without empty cells, if it has some); rows without a value of the target are left out. "
-               "Empty cells and `?` are missing values. An uploaded file stays in this browser tab: it cannot "
-               "travel in a shared link.")
+               "Empty cells and `?` are missing values. Numbers printed with a unit (125K, 3 kg, 12%, \\$5, "
+               "1,000) are read as the numbers written; a column that names the rows (Day, RID, Tid) is set to "
+               "ignore. An uploaded file stays in this browser tab: it cannot travel in a shared link.")
     pasted = st.text_area("…or paste a small table", key="paste_text", height=90,
                           placeholder="outlook;windy;play\nsunny;yes;no\n…",
                           help="Cells copied from a spreadsheet (tab-separated), or CSV / semicolon text with a "
@@ -355,18 +356,46 @@ def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
     except ValueError:  # a target dtlearn refuses (no values at all): `common.check` says why
         return ()
     from_url = state.pop("url_kinds", {})
+    left_out = st.container()  # the identifiers' notes, above the menus, once their kinds are known
     box = st.expander("Attribute kinds", key="kinds_open", on_change="rerun")
     if box.open:
         box.caption("Read from the file; change a kind to treat numbers as categories, or leave a column out.")
     overrides = []
     for attribute, kind in inferred.items():
-        key = f"kind|{source}|{target}|{attribute}"
+        key = kind_key(source, target, attribute)
         # Written on every run: a menu not drawn in a run would otherwise lose its value.
         state[key] = from_url[attribute] if from_url.get(attribute) in KINDS else state.get(key, kind)
         chosen = box.selectbox(md(shown(attribute)), KINDS, key=key) if box.open else state[key]
         if chosen != kind:
             overrides.append((attribute, chosen))
+    with left_out:
+        identifiers_ui(source, target)
     return tuple(overrides)
+
+
+def kind_key(source: str, target: str, attribute: str) -> str:
+    """The session key (and widget key) of an attribute's kind menu."""
+    return f"kind|{source}|{target}|{attribute}"
+
+
+def identifiers_ui(source: str, target: str) -> None:
+    """A note for each column left out because it names the rows (Mitchell's Day, Han's RID), and
+    a button that uses it after all: its kind as read (its menu under Attribute kinds does the same)."""
+    raw = common.raw_dataset(source)
+    for identifier in common.identifiers(source, target):
+        key = kind_key(source, target, identifier.name)
+        if st.session_state.get(key) != "ignore":
+            continue
+        name = md(shown(identifier.name))
+        st.caption(f"**{name}** ({md(identifier.examples)}) is set to *ignore*: {md(identifier.why)}, so a tree "
+                   "would split on it and learn nothing. Its menu under *Attribute kinds* changes that, or:")
+        st.button(f"Use {name} as an attribute", key=f"use|{key}", on_click=_use_column,
+                  args=(key, dtlearn.data.inferred_kind(raw.frame[identifier.name])))
+
+
+def _use_column(key: str, kind: str) -> None:
+    st.session_state[key] = kind
+    _reset_step()
 
 
 def settings_ui(regression: bool) -> tuple[str, tuple]:

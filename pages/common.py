@@ -21,6 +21,7 @@ import streamlit as st
 import dtlearn
 from dtlearn import derivation, jit
 from dtlearn.data import Dataset, label, labelled
+from dtlearn.identifiers import identifier_columns
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.warmup import warm_up
@@ -175,7 +176,9 @@ def parse_upload(key: str, content: bytes) -> Dataset | str:
     starts with @relation), whatever its name."""
     def read() -> Dataset:
         dtlearn.budget.report("reading", None, f"{len(content) / 2**20:.1f} MB")
-        return dtlearn.read_arff(content) if is_arff(content) else dtlearn.read_csv(content)
+        # identifiers kept: the sidebar sets them to ignore (`inferred_kinds`), one click from use
+        read = dtlearn.read_arff if is_arff(content) else dtlearn.read_csv
+        return read(content, identifiers="keep")
 
     try:
         return computed("Reading the file…", ("upload", key), read, eager=len(content) > 2**20)
@@ -245,7 +248,9 @@ def _prepared(source: str, target: str, kinds: tuple, raw: Dataset) -> Dataset:
 
 def _prepare(raw: Dataset, target: str, kinds: tuple) -> Dataset:
     """The dataset with the chosen target and kinds (rows without a value of the target left out,
-    `dtlearn.data.labelled`, its note saying which); ignored attributes dropped."""
+    `dtlearn.data.labelled`, its note saying which); ignored attributes dropped, and so are the
+    columns that name the rows (`identifier_columns`: Mitchell's Day, Han's RID) unless `kinds`
+    gives them a kind, as `dtlearn.read_csv` leaves them out unless asked to keep them."""
     inherited = {a: k for a, k in raw.kinds.items() if a != target}
     data = labelled(raw.frame, target, inherited)
     given = dict(kinds)
@@ -253,6 +258,7 @@ def _prepare(raw: Dataset, target: str, kinds: tuple) -> Dataset:
     if changed:
         data = data.with_kinds(changed)
     ignored = [a for a, k in given.items() if k == "ignore"]
+    ignored += [i.name for i in identifier_columns(raw.frame, target) if i.name not in given]
     if ignored:
         data = data.select([a for a in data.attributes if a not in ignored])
     return data
@@ -285,9 +291,19 @@ def target_notes(source: str, target: str) -> tuple[str, ...]:
 
 @st.cache_resource(show_spinner=False, max_entries=256)
 def inferred_kinds(source: str, target: str) -> dict:
-    """The kind dtlearn infers for each attribute when `target` is the class column."""
+    """The kind dtlearn infers for each attribute when `target` is the class column, in the file's
+    column order; "ignore" for a column that names the rows (`identifiers`)."""
     raw = raw_dataset(source)
-    return dict(_prepared(source, target, (), raw).kinds)
+    kinds = dict(_prepared(source, target, (), raw).kinds)
+    kinds.update((i.name, "ignore") for i in identifiers(source, target))
+    return {name: kinds[name] for name in map(str, raw.frame.columns) if name in kinds}
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def identifiers(source: str, target: str) -> tuple:
+    """The columns that name the rows when `target` is the class column (dtlearn's
+    `identifier_columns`): left out until the student gives them a kind."""
+    return identifier_columns(raw_dataset(source).frame, target)
 
 
 def grown(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple) -> dtlearn.Tree:
