@@ -45,6 +45,7 @@ def test_tans_annual_income_in_thousands():
     (["125K", "90000", "70K"], "x: the cells look like numbers with units, but data row 2 holds '90000' without the "
                                "K of data row 1 ('125K'): write K with every value, or with none"),
     (["$5", "€7"], "data row 1 is in $ and data row 2 in €: write every value in one currency"),
+    (["5 m", "2 km", "3 m"], "data row 1 is in m and data row 2 in km: write every value in one unit"),
     (["1,000", "1,5"], "x: data row 2 holds '1,5', with a comma that is no thousands separator (those come before "
                        "groups of three digits, as in 1,000). If it is a decimal mark, write 1.5 with a point; if "
                        "it separates thousands, remove it. Read as categories until then."),
