@@ -11,6 +11,8 @@ Each block holds the candidates of one attribute and their `measures` (the defin
   shortcut (values ordered by class proportion, p-1 prefixes: exact). More classes: every
   partition while the node has at most `max_exhaustive_values` values; beyond that the
   prefixes of the orderings by each class's proportion (an approximation, said in the table).
+  A table lists (`every_partition`) the shortcut's sets first, then every other partition up
+  to `max_exhaustive_values` values, so a student can check any of them (`Block.scored`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class Block:
     subsets: np.ndarray | None = None  # (C, V) bool: value in V, subset blocks only
     note: str = ""  # e.g. that a subset search was approximate
     known: float = 0.0  # case weight of the node's rows whose value is known
+    scored: int | None = None  # the first `scored` candidates are those the search scores, the rest
+    # listed only (CART's partitions past Breiman's ordering, for checking by hand); None: all
 
     @property
     def size(self) -> int:
@@ -116,18 +120,45 @@ def multiway_block(encoded, attribute: str, codes: np.ndarray, values: tuple[str
 
 
 def subset_block(encoded, attribute, codes, values, channels, node_summary, max_exhaustive: int,
-                 max_subset_size: int | None = None) -> Block:
+                 max_subset_size: int | None = None, every_partition: bool = False) -> Block:
+    """The subset candidates of a categorical attribute; with `every_partition`, those the
+    two-class shortcut skips listed after the ones it scores (`Block.scored`)."""
     sums = value_sums(codes, len(values), channels)
     missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
+    scored = None
     if max_subset_size is not None:
         subsets, note = small_subsets(sums, max_subset_size)
     elif encoded.is_regression:
         subsets, note = _prefixes(sums, [_order_by_mean(sums)]), ""
     else:
-        subsets, note = _subsets(sums[:, :len(encoded.classes)], max_exhaustive)
+        counts = sums[:, :len(encoded.classes)]
+        subsets, note = _subsets(counts, max_exhaustive)
+        if every_partition and _ordered(counts):
+            subsets, scored, note = _every_partition(subsets, counts, max_exhaustive)
     left = _subset_sums(subsets, sums)
     branches = np.stack([left, sums.sum(axis=0)[None, :] - left], axis=1)
-    return Block(attribute, "subset", _stats(encoded, branches, missing), values=values, subsets=subsets, note=note)
+    return Block(attribute, "subset", _stats(encoded, branches, missing), values=values, subsets=subsets, note=note,
+                 scored=scored)
+
+
+def _ordered(counts: np.ndarray) -> bool:
+    """Whether `_subsets` takes Breiman's shortcut here: two values or more, two classes at most."""
+    return (counts.sum(axis=1) > 0).sum() >= 2 and (counts.sum(axis=0) > 0).sum() <= 2
+
+
+def _every_partition(scored: np.ndarray, counts: np.ndarray, max_exhaustive: int) -> tuple[np.ndarray, int, str]:
+    """The shortcut's p-1 sets, then every other two-way partition of the p present values
+    (each written as `_all_partitions` writes it), up to `max_exhaustive` values: past that,
+    2^(p-1) - 1 rows would be too many to list, and the note says so."""
+    present = np.flatnonzero(counts.sum(axis=1) > 0)
+    p = len(present)
+    if p > max_exhaustive:
+        return scored, len(scored), (f"{p} values: the {p - 1} subsets of Breiman et al.'s ordering are listed "
+                                     f"(every partition is listed up to max_exhaustive_values = {max_exhaustive})")
+    seen = {row.tobytes() for row in scored}
+    rest = [row for row in _all_partitions(present, counts.shape[0]) if row.tobytes() not in seen]
+    listed = np.concatenate([scored, np.array(rest, dtype=bool).reshape(-1, counts.shape[0])])
+    return listed, len(scored), ""
 
 
 def _subset_sums(subsets: np.ndarray, sums: np.ndarray) -> np.ndarray:

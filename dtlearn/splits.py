@@ -7,8 +7,9 @@ their best candidates to the same `choose`.
 
 Tie-break (documented, deterministic): the highest score wins; scores within TIE = 1e-12 of
 each other are ties, won by the candidate first in table order: attributes in column order,
-and within an attribute thresholds ascending, subsets in enumeration order. A tie at the top
-is said in the step's reason and marked in the table's `tied` column.
+and within an attribute thresholds ascending, subsets in enumeration order (two classes: the
+p-1 sets of Breiman's ordering, the only ones scored, first). A tie at the top is said in the
+step's reason and marked in the table's `tied` column.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from .measures import threshold_correction
 from .settings import CRITERION_NAMES, Settings
 
 TIE = 1e-12
+TIE_RULE = ("a tie goes to the candidate first in the table: attributes in column order, then thresholds "
+            "ascending, subsets in the order listed")  # the rule above, as the pages say it
 SIZE_TOLERANCE = 1e-6  # case weights below a minimum by less than this count as reaching it (Weka's
 # Utils.grOrEq): fractional weights add up with rounding, 2 may arrive as 1.9999999999999996
 AVERAGE_TOLERANCE = 1e-3  # J48 compares gain >= average - 1e-3 ("closer to the original C4.5")
 
 OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = range(6)
-USED, NOT_BEST_THRESHOLD, NO_CORRECTED_GAIN, BELOW_AVERAGE, ZERO_RATIO = range(6, 11)
+USED, NOT_BEST_THRESHOLD, NO_CORRECTED_GAIN, BELOW_AVERAGE, ZERO_RATIO, SHORTCUT = range(6, 12)
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -57,6 +60,15 @@ def split_limits(settings: Settings, stats, n_classes: int, kind: str):
         enough = sum((b >= m - SIZE_TOLERANCE).astype(np.int64) for b in branches)
         reason = np.where((reason == OK) & (enough < 2), FEW_CASES, reason)
     return reason == OK, reason
+
+
+def scored_only(block: Block, ok: np.ndarray, reason: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ok, reason) with the candidates a block lists but no search scores (`Block.scored`)
+    excluded: the ones a split rule excludes keep that reason, the others get SHORTCUT."""
+    if block.scored is None:
+        return ok, reason
+    skipped = np.arange(block.size) >= block.scored
+    return ok & ~skipped, np.where(skipped & (reason == OK), SHORTCUT, reason)
 
 
 def j48_min_split(n_known, m: float, n_classes: int):
@@ -232,15 +244,18 @@ def explanation(settings: Settings, kind: str, score: float, average_gain: float
 
 def evaluate(encoded, rows: np.ndarray, weights: np.ndarray, settings: Settings,
              used: frozenset = frozenset()) -> Evaluation:
-    """Score every candidate split of the node made of `rows` (with `weights`) and choose."""
+    """Score every candidate split of the node made of `rows` (with `weights`) and choose. With
+    two classes CART's table lists every partition of a categorical attribute (up to
+    `max_exhaustive_values` values), the ones Breiman's shortcut skips after the ones it scores:
+    they are never chosen, so the choice is the engine's."""
     channels = encoded.channels(rows, weights)
     node_summary = channels.sum(axis=1)
     n_total = float(weights.sum())
     k = max(len(encoded.classes), 1)
     blocks, bests = [], []
     for attribute in encoded.attributes:
-        block = attribute_block(encoded, attribute, rows, channels, node_summary, settings)
-        ok, reason = split_limits(settings, block.stats, k, block.kind)
+        block = attribute_block(encoded, attribute, rows, channels, node_summary, settings, every_partition=True)
+        ok, reason = scored_only(block, *split_limits(settings, block.stats, k, block.kind))
         correction = correction_of(settings, block, ok, n_total)
         if correction:
             block = replace(block, stats=block.stats.with_correction(correction))
@@ -261,8 +276,10 @@ def many_valued(encoded, settings: Settings, block: Block) -> bool:
     return block.kind != "threshold" and len(block.values) >= 0.3 * encoded.n_rows
 
 
-def attribute_block(encoded, attribute: str, rows, channels, node_summary, settings: Settings) -> Block:
-    """The candidates of one attribute at a node, as the settings define them."""
+def attribute_block(encoded, attribute: str, rows, channels, node_summary, settings: Settings,
+                    every_partition: bool = False) -> Block:
+    """The candidates of one attribute at a node, as the settings define them (with
+    `every_partition`, also the subsets a search skips: `candidates.subset_block`)."""
     if encoded.kind(attribute) == "numeric" and settings.numeric_split == "threshold":
         block = threshold_block(encoded, attribute, rows, channels, node_summary, settings.cut_tolerance)
     else:
@@ -270,7 +287,7 @@ def attribute_block(encoded, attribute: str, rows, channels, node_summary, setti
         values = encoded.categories(attribute)
         if settings.categorical_split == "subset" and encoded.kind(attribute) == "categorical":
             block = subset_block(encoded, attribute, codes, values, channels, node_summary,
-                                 settings.max_exhaustive_values, settings.max_subset_size)
+                                 settings.max_exhaustive_values, settings.max_subset_size, every_partition)
         else:
             block = multiway_block(encoded, attribute, codes, values, channels, node_summary)
     known = float(known_size(encoded, attribute, rows, channels))

@@ -4,7 +4,11 @@
 `measures` definitions of each attribute's block; the text of a row (its test, branch labels,
 class weights per branch, the reason it was not chosen) is written only for the rows asked
 for. `frame()` is the whole table as a DataFrame, one row per candidate, in table order:
-attributes in column order, thresholds ascending, subsets in enumeration order.
+attributes in column order, thresholds ascending, subsets in enumeration order (with two
+classes, CART's p-1 sets of Breiman's ordering first: the ones scored; then every other
+partition, listed so that each can be checked, its reason naming the shortcut).
+A cut's `threshold` is the midpoint it is scored at; its `test` and `branches` write it as the
+tree does (with `threshold_at_data_value`, the largest training value not above the midpoint).
 
 Columns (classification): attribute, kind, test, threshold, branches, branch_counts, n, known,
 entropy_before, entropy_after, gain, correction (C4.5's log2(#cuts)/N, 0 where none applies),
@@ -24,10 +28,12 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from .candidates import data_value_below
 from .data import label
 from .measures import KEPT_MEASURES_UP_TO
 from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
-                     SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, ranks_by_gain, split_limits)
+                     SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, ranks_by_gain,
+                     scored_only, split_limits)
 
 TABLE_COLUMNS = [
     "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",
@@ -48,11 +54,19 @@ REGRESSION_MEASURES = {"sse_before": "sse_before", "sse_after": "sse_after", "ss
                        "mse_before": "mse_before", "mse_after": "mse_after"}
 KINDS = ("threshold", "multiway", "subset")
 PER_BLOCK = ("n", "known", "cuts")  # one value per attribute at a node
+# reasons that exclude a candidate for its attribute's sake, not its own: the split rules allow it
+ATTRIBUTE_REASONS = (USED, NOT_BEST_THRESHOLD, NO_CORRECTED_GAIN, BELOW_AVERAGE, ZERO_RATIO)
 # A node of a large upload has a cut between every two of its distinct values (a million rows:
 # millions of candidates). Past this many per attribute, a listing keeps that attribute's best
 # ones by score (`CandidateTable.excerpt`): the numbers of the rows listed are the table's own.
 LISTED_PER_ATTRIBUTE = 200
 LISTED_ROWS = 2000  # a table up to this long is listed whole
+
+
+def candidate_name(row) -> str:
+    """A candidate (a table row) as a sentence names it: its test, or the attribute alone for
+    a split per value."""
+    return str(row["attribute"]) if row["kind"] == "multiway" else str(row["test"])
 
 
 def empty_frame(regression: bool = False) -> pd.DataFrame:
@@ -137,17 +151,26 @@ class CandidateTable:
         return int(chosen.argmax()) if chosen.any() else None
 
     def best_rows(self) -> np.ndarray:
-        """Each attribute's best row (eligible first, then the highest score, then the first in
-        the table), and the chosen row: what a page lists first."""
+        """Each attribute's best row, and the chosen row: what a page lists first. The best is
+        the eligible row first; else, among the rows the split rules allow (an attribute left
+        out as a whole: C4.5's average-gain rule, its corrected gain, ID3's reuse), the one its
+        attribute would compete with; else any row. Within these, the highest by the measure
+        that picks an attribute's candidate (C4.5's thresholds: gain; else the score), the first
+        in the table on a tie."""
         score = np.nan_to_num(self.columns["score"], nan=-np.inf)
         eligible = self.columns["eligible"]
+        allowed = eligible | np.isin(self.reason_code, ATTRIBUTE_REASONS)
         keep = self.columns["chosen"].copy()
-        for start, stop in zip(self.starts[:-1], self.starts[1:]):
+        settings = self.evaluation.settings
+        for j, (start, stop) in enumerate(zip(self.starts[:-1], self.starts[1:])):
             if stop == start:
                 continue
-            mine = eligible[start:stop]
-            ranked = np.where(mine, score[start:stop], -np.inf) if mine.any() else score[start:stop]
-            keep[start + int(np.argmax(ranked))] = True  # argmax: the first of the highest
+            by_gain = ranks_by_gain(settings, self.evaluation.blocks[j].kind)
+            rank = np.nan_to_num(self._block_values(j, "gain"), nan=-np.inf) if by_gain else score[start:stop]
+            for tier in (eligible[start:stop], allowed[start:stop], np.ones(stop - start, dtype=bool)):
+                if tier.any():
+                    keep[start + int(np.argmax(np.where(tier, rank, -np.inf)))] = True  # the first of the highest
+                    break
         return np.flatnonzero(keep)
 
     def excerpt(self, per_attribute: int = LISTED_PER_ATTRIBUTE, by: tuple[str, ...] = ("score",),
@@ -251,10 +274,12 @@ class CandidateTable:
         blocks = evaluation.blocks
         attributes = evaluation.attributes
         tests, branches, held = [], [], []
+        written = evaluation.settings.threshold_at_data_value
         for j, i in zip(self.block[rows].tolist(), self.index[rows].tolist()):
             block = blocks[j]
             if block.kind == "threshold":
-                cut = label(float(block.thresholds[i]))
+                cut = float(block.thresholds[i])
+                cut = label(data_value_below(evaluation.encoded.numeric(block.attribute), cut) if written else cut)
                 tests.append(f"{block.attribute} <= {cut}")
                 branches.append((f"<= {cut}", f"> {cut}"))
             else:
@@ -284,6 +309,9 @@ class CandidateTable:
             BELOW_AVERAGE: f"gain is below the average gain {self.evaluation.average_gain:.4f} (C4.5 ranks by "
                            "gain ratio only the candidates with at least average gain)",
             ZERO_RATIO: "gain ratio is 0",
+            SHORTCUT: (f"not scored: with two classes a best split is among the {block.scored} subsets listed first "
+                       "(the values ordered by their share of one class; Breiman et al. 1984, Thm 4.5); "
+                       "listed so you can check it"),
         }
         return texts[code]
 
@@ -329,7 +357,7 @@ def _block_columns(evaluation, j: int) -> tuple[dict, dict, np.ndarray]:
     block, best = evaluation.blocks[j], evaluation.bests[j]
     settings, encoded = evaluation.settings, evaluation.encoded
     s, n = block.stats, block.size
-    ok, reason = split_limits(settings, s, max(len(encoded.classes), 1), block.kind)
+    ok, reason = scored_only(block, *split_limits(settings, s, max(len(encoded.classes), 1), block.kind))
     reason = _row_reasons(evaluation, block, best, ok, reason)
     chosen = np.zeros(n, dtype=bool)
     if evaluation.chosen_attribute == j:
@@ -340,7 +368,7 @@ def _block_columns(evaluation, j: int) -> tuple[dict, dict, np.ndarray]:
     columns = {"score": np.asarray(s.gain if encoded.is_regression else s.score_by(settings.criterion), dtype=float)}
     columns["eligible"] = reason == OK
     columns["chosen"] = chosen
-    columns["tied"] = _tied_rows(evaluation, j, ok)
+    columns["tied"] = _tied_rows(evaluation, j, ok | (reason == SHORTCUT))
     s.forget_if_large()
     return columns, per_block, reason
 
@@ -369,17 +397,19 @@ def _row_reasons(evaluation, block, best, ok, reason) -> np.ndarray:
 
 def _tied_rows(evaluation, j: int, ok: np.ndarray) -> np.ndarray:
     """Rows in the winning tie: attributes tying at the top (their competing candidate), and
-    within the winner's attribute the candidates tying on the measure that picked its best."""
+    within the winner's attribute the candidates tying on the measure that picked its best
+    (`ok`: those the rules allow, a listed one no search scores included)."""
     block, best = evaluation.blocks[j], evaluation.bests[j]
     tied = np.zeros(block.size, dtype=bool)
     attribute = evaluation.attributes[j]
     if attribute not in evaluation.tied or best.index < 0:
         return tied
-    if evaluation.chosen_attribute == j and best.ties > 1:
+    if evaluation.chosen_attribute == j:
         s = block.stats
         rank = s.gain if ranks_by_gain(evaluation.settings, block.kind) else s.score_by(evaluation.settings.criterion)
-        top = rank[best.index]
-        tied = ok & (rank >= top - TIE)
+        tied = ok & (rank >= rank[best.index] - TIE)
+        if tied.sum() < 2:
+            tied[:] = False
     elif len(evaluation.tied) > 1:
         tied[best.index] = True
     if len(evaluation.tied) > 1:

@@ -77,7 +77,7 @@ def test_a_hand_leaf_and_a_choice_deeper_down():
 def test_a_hand_tree_is_a_normal_tree():
     iris = dtlearn.load_dataset("iris")
     tree = dtlearn.fit(iris, "c45")
-    hand = grow_by_hand(tree, {(): "petal_length <= 4.75"})
+    hand = grow_by_hand(tree, {(): "petal_length <= 4.7"})  # the table writes the cut as the tree does
     root = hand.steps[0]
     assert root.test.attribute == "petal_length" and root.test.threshold == 4.7  # J48: the data value below 4.75
     assert "petal_length <= 4.7" in hand.to_text()

@@ -233,8 +233,12 @@ def test_two_class_subset_search_finds_the_best_of_all_partitions(name):
             for left, right in exact.two_way_partitions(values)
         )
         rows = table[table["attribute"] == attribute]
-        assert len(rows) == len(values) - 1  # the p - 1 prefixes
-        assert rows["gini_after"].min() == pytest.approx(float(best), abs=1e-12)
+        found = {frozenset(_value_sets(row, values)) for _, row in rows.iterrows()}
+        assert found == {frozenset(p) for p in exact.two_way_partitions(values)}  # every partition is listed
+        scored = rows[rows["reason"].str.startswith("not scored") == False]  # noqa: E712 - a Series
+        assert len(scored) == len(values) - 1  # the p - 1 prefixes are the ones scored, listed first
+        assert list(scored.index) == list(rows.index[:len(values) - 1])
+        assert scored["gini_after"].min() == pytest.approx(float(best), abs=1e-12)
 
 
 def test_three_class_subset_search_is_exhaustive():
@@ -272,7 +276,9 @@ def test_zaki_discretised_sepal_length_subset_splits():
     # class frequencies (setosa, other) a1 (39, 6), a2 (11, 39), a3 (0, 43), a4 (0, 12), and the
     # information gain of every X in V (a V and its complement are the same split). Best: {a1}.
     freq = {"a1": (39, 6), "a2": (11, 39), "a3": (0, 43), "a4": (0, 12)}
-    printed = {("a1",): 0.410, ("a2",): 0.217, ("a3",): 0.207, ("a4",): 0.049, ("a1", "a2"): 0.286,
+    # {a2}: 0.022 is what these frequencies give (0.0217); 0.217, typed here before every
+    # partition was listed, is no partition's gain (a dropped 0).
+    printed = {("a1",): 0.410, ("a2",): 0.022, ("a3",): 0.207, ("a4",): 0.049, ("a1", "a2"): 0.286,
                ("a1", "a3"): 0.058, ("a1", "a4"): 0.251, ("a2", "a3"): 0.251, ("a2", "a4"): 0.058,
                ("a3", "a4"): 0.286}
     values = frozenset(freq)
@@ -280,8 +286,11 @@ def test_zaki_discretised_sepal_length_subset_splits():
     rows = [(v, c) for v, (s, o) in freq.items() for c in ["setosa"] * s + ["other"] * o]
     data = dtlearn.Dataset(pd.DataFrame(rows, columns=["sepal_length", "species"]), "species")
     table = dtlearn.split_table(data, "cart", criterion="entropy")
-    # Two classes: Breiman's p - 1 = 3 prefixes of the values ordered by class proportion.
-    assert len(table) == 3
+    # Two classes: Breiman's p - 1 = 3 prefixes of the values ordered by class proportion are
+    # scored; the table lists all seven partitions of the book's table, the prefixes first.
+    assert len(table) == 2 ** (4 - 1) - 1
+    assert list(table["eligible"]) == [True] * 3 + [False] * 4
+    assert {frozenset(_value_sets(row, values)) for _, row in table.iterrows()} == set(by_split)
     for _, row in table.iterrows():
         left, right = _value_sets(row, values)
         branches = [[sum(freq[v][i] for v in side) for i in (1, 0)] for side in (left, right)]  # (other, setosa)

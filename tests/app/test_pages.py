@@ -381,10 +381,14 @@ def test_a_long_table_shows_each_attributes_best_cut_until_every_cut_is_asked_fo
     table = dtlearn.fit(dtlearn.load_dataset("iris"), "c45").steps[0].table
     assert len(table) > 30  # long enough to be shortened
     expected = []
-    for attribute in dict.fromkeys(table["attribute"]):  # eligible first, then score, then table order
-        rows = [(not r["eligible"], -r["score"], i, r["test"]) for i, r in table.iterrows()
-                if r["attribute"] == attribute]
-        expected.append(min(rows)[3].replace("<=", "≤"))
+    # eligible first; else a cut the split rules allow, left out for its attribute's sake (C4.5
+    # keeps one threshold per attribute, by gain; its average-gain rule, its corrected gain);
+    # then C4.5's threshold by gain, then table order
+    whole = ("C4.5 keeps only", "gain minus C4.5", "gain is below the average", "gain ratio is 0")
+    for attribute in dict.fromkeys(table["attribute"]):
+        rows = [(not r["eligible"], not (r["eligible"] or r["reason"].startswith(whole)), -r["gain"], i, r["test"])
+                for i, r in table.iterrows() if r["attribute"] == attribute]
+        expected.append(min(rows)[4].replace("<=", "≤"))
     shown = app.frames()[-1]["candidate"].str.removeprefix("✓ ").tolist()
     assert shown == expected
     assert app.frames()[-1]["candidate"].str.startswith("✓").sum() == 1
