@@ -32,6 +32,12 @@ class Quantity:
     column: str | None  # the table column that holds it (None: per branch, or not a number)
     per_branch: bool = False
 
+    @property
+    def phrase(self) -> str:
+        """The title inside a sentence: 'information gain', 'Gini gain', 'split information'."""
+        title = self.title.split(",")[0]
+        return title if title.startswith("Gini") else title[0].lower() + title[1:]
+
 
 QUANTITIES = {q.key: q for q in (
     Quantity("node_entropy", "Entropy of the node, Ent(D)", "entropy", "entropy_before"),
@@ -277,6 +283,7 @@ class Grade:
     shown: str  # the exact value as written to the student's decimals (or the default)
     formula: tuple[str, ...] = ()  # LaTeX lines of the worked formula (wrong answers)
     mistakes: tuple = ()  # mistakes.Mistake: the common mistakes that reproduce the answer
+    elsewhere: tuple[str, ...] = ()  # the other candidates at the node whose value the answer is
 
     @property
     def right(self) -> bool:

@@ -5,9 +5,11 @@ decided by the algorithm as usual (the engine, from that node's rows). The resul
 
 A choice is keyed by the node's path (`Step.path`: the conditions from the root) and names a
 candidate by its test as the table writes it (`table["test"]`, e.g. "humidity = ?" for a split
-per value, "petal_length <= 2.45"), or `LEAF`. With C4.5's rule the cut is moved to the largest
-training value at the node not above the midpoint, as the algorithm's own cuts are. Hand-grown
-trees are not collapsed (C4.5's collapse step would undo a hand split that fixes no error).
+per value, "petal_length <= 2.45"), or `LEAF`. With C4.5's rule the cut is written as the largest
+value of the whole training set not above the midpoint, as the algorithm's own cuts (and the
+table's tests) are. A choice that ties with the algorithm's is as good: the step's reason and
+`Comparison.tie` say so, and which rule broke the tie. Hand-grown trees are not collapsed
+(C4.5's collapse step would undo a hand split that fixes no error).
 
 >>> import dtlearn
 >>> tree = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
@@ -26,6 +28,7 @@ from typing import Mapping
 import numpy as np
 
 from . import engine
+from .candidates import data_value_below
 from .conditions import ThresholdTest
 from .evaluation import accuracy
 from .induction import encode, steps_of, tree_of
@@ -33,7 +36,7 @@ from .routing import branches, surrogate_branches
 from .steps import LEAF as LEAF_ACTION
 from .steps import SPLIT, Growth, Step
 from .table import CandidateTable
-from .splits import evaluate
+from .splits import TIE_RULE, evaluate
 from .surrogates import surrogates_of
 from .tree import Tree, summarize
 
@@ -133,11 +136,8 @@ def _chosen(node: _Open, encoded, config, choice: str):
         raise ValueError(f"'{choice}' is not a candidate at {' and '.join(node.path) or 'the root'}.")
     r = int(matches[0])
     test = table.evaluation.blocks[table.block[r]].test(int(table.index[r]))
-    if isinstance(test, ThresholdTest) and config.threshold_at_data_value:
-        values = encoded.numeric(test.attribute)[node.rows]
-        below = values[values <= test.threshold]
-        if below.size:  # C4.5 / J48 write the cut at the largest training value not above the midpoint
-            test = ThresholdTest(test.attribute, float(below.max()))
+    if isinstance(test, ThresholdTest) and config.threshold_at_data_value:  # as the engine writes its cuts
+        test = ThresholdTest(test.attribute, data_value_below(encoded.numeric(test.attribute), test.threshold))
     return frame, r, test
 
 
@@ -177,6 +177,8 @@ def _split(tree, node: _Open, encoded, config, growth, choice: str, next_id: int
               f"(score {float(picked['score']):.4f}); ")
     reason += (f"the algorithm would take {best['test'].iloc[0]} ({float(best['score'].iloc[0]):.4f})." if len(best)
                else "the algorithm would make this node a leaf.")
+    if bool(picked["tied"]) and not bool(picked["chosen"]):
+        reason += f" The two tie: both are best splits, and {TIE_RULE}."
     surrogate = config.missing_values == "surrogate"
     majority = int(np.argmax(mass)) if surrogate and mass.sum() > 0 else -1
     found = surrogates_of(encoded, node.rows, node.weights, test, config.max_surrogates) if surrogate and \
@@ -225,6 +227,7 @@ class Comparison:
     train_accuracy: tuple[float, float]
     test_accuracy: tuple[float, float] | None  # on held-out rows, when given
     first_difference: str | None  # the first node (pre-order) where the two differ, in words
+    tie: str = ""  # when the hand split there ties with the algorithm's: that, and the tie-break, in words
 
 
 def _decisions(tree: Tree) -> list[tuple[tuple[str, ...], str]]:
@@ -245,4 +248,17 @@ def compare(hand: Tree, algorithm: Tree, test=None) -> Comparison:
     train = hand.data
     held = None if test is None else (accuracy(hand, test), accuracy(algorithm, test))
     return Comparison((hand.n_nodes, algorithm.n_nodes), (hand.n_leaves, algorithm.n_leaves),
-                      (hand.depth, algorithm.depth), (accuracy(hand, train), accuracy(algorithm, train)), held, where)
+                      (hand.depth, algorithm.depth), (accuracy(hand, train), accuracy(algorithm, train)), held, where,
+                      _tie_at(hand, first, theirs.get(first)))
+
+
+def _tie_at(hand: Tree, path, theirs: str | None) -> str:
+    """'' unless the hand split at `path` ties with the algorithm's there."""
+    step = next((s for s in hand.steps if s.path == path and s.action == SPLIT), None) if path is not None else None
+    if step is None or not step.details.get("by_hand") or theirs in (None, "leaf"):
+        return ""
+    row = step.candidates.frame([step.details["row"]]).iloc[0]
+    if not bool(row["tied"]):
+        return ""
+    return (f"Your {step.test.describe()} ties with the algorithm's {theirs}: both are best splits; "
+            f"the algorithm takes {theirs} because {TIE_RULE}.")

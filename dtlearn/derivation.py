@@ -247,8 +247,21 @@ def _weighted(r: _Row, per_branch: np.ndarray, after: float, name: str, symbol: 
     terms = [("+ " if i else "") + _fraction(s, r.n_known) + r"\cdot " + number(v, digits)
              for i, (s, v) in enumerate(zip(sizes, per_branch))]
     general = r"\sum_v \frac{|" + node + "_v|}{|" + node + r"|}\," + symbol + "(" + node + "_v)"
-    by_hand = sum(s / r.n_known * _shown(v, digits) for s, v in zip(sizes, per_branch)) if r.n_known else 0.0
-    return _noted(_equation(name, general, terms, number(after, digits)), after, by_hand, digits)
+    return _noted(_equation(name, general, terms, number(after, digits)), after,
+                  _weighted_from_shown(r, per_branch, digits), digits)
+
+
+def _weighted_from_shown(r: _Row, per_branch: np.ndarray, digits: int | None) -> float:
+    """The weighted impurity from the branch impurities as the line shows them."""
+    sizes = r.counts.sum(axis=1)
+    return sum(s / r.n_known * _shown(v, digits) for s, v in zip(sizes, per_branch)) if r.n_known else 0.0
+
+
+def _gain_from_shown(r: _Row, before: float, after: float, digits: int | None) -> float:
+    """The gain from the impurities before and after as the line shows them (rho, written as a
+    fraction, exact)."""
+    difference = _shown(before, digits) - _shown(after, digits)
+    return r.rho * difference if r.has_missing else difference
 
 
 def _shown(value: float, digits: int | None) -> float:
@@ -290,12 +303,11 @@ def weighted_entropy(row: Mapping, digits: int | None = DIGITS) -> str:
 def _gain_line(r: _Row, name: str, before: float, after: float, gain: float, symbol: str,
                digits: int | None) -> str:
     node = r.node_name
+    by_hand = _gain_from_shown(r, before, after, digits)
     if r.has_missing:
-        by_hand = r.rho * (_shown(before, digits) - _shown(after, digits))  # rho is written as a fraction
         return _noted(name + r" = \rho\,\bigl(" + symbol + "(" + node + r") - " + symbol + r"_{\text{after}}\bigr) = "
                       + _fraction(r.n_known, r.n) + r"\times(" + number(before, digits) + " - "
                       + number(after, digits) + ") = " + number(gain, digits), gain, by_hand, digits)
-    by_hand = _shown(before, digits) - _shown(after, digits)
     return _noted(name + " = " + symbol + "(D) - " + symbol + r"_{\text{after}} = " + number(before, digits) + " - "
                   + number(after, digits) + " = " + number(gain, digits), gain, by_hand, digits)
 
@@ -356,10 +368,41 @@ def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
                      + r" is not positive)}")
         return lines
     ratio = r.value("gain_ratio")
-    by_hand = _shown(gain, digits) / _shown(info, digits) if _shown(info, digits) else ratio
+    by_hand = _ratio_from_shown(gain, info, ratio, digits)
     lines.append(_noted(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain, digits) + "}{"
                         + number(info, digits) + "} = " + number(ratio, digits), ratio, by_hand, digits))
     return lines
+
+
+def _ratio_from_shown(gain: float, info: float, ratio: float, digits: int | None) -> float:
+    return _shown(gain, digits) / _shown(info, digits) if _shown(info, digits) else ratio
+
+
+def from_shown(row: Mapping, key: str, digits: int | None = DIGITS) -> float | None:
+    """What the worked line of a quantity gives from the rounded values it shows (its remark
+    "the rounded values shown give ...": `textbook_note`), unrounded; None for a quantity whose
+    line has no rounded operands (an impurity of the node or a branch, split information).
+    `key` names the quantity as `grading` does: entropy_after, gain, gain_ratio, gini_after,
+    gini_gain.
+
+    >>> from_shown({"branch_counts": ((2, 3), (4, 0), (3, 2)), "n": 14, "known": 1}, "gain")  # 0.940 - 0.694
+    0.246
+    """
+    if digits is None:
+        return None
+    r = _row(row)
+    if key == "entropy_after":
+        return _weighted_from_shown(r, r.stats.branch_entropies[0], digits)
+    if key == "gini_after":
+        return _weighted_from_shown(r, r.stats.branch_ginis[0], digits)
+    if key == "gain":
+        return _gain_from_shown(r, r.value("entropy_before"), r.value("entropy_after"), digits)
+    if key == "gini_gain":
+        return _gain_from_shown(r, r.value("gini_before"), r.value("gini_after"), digits)
+    if key == "gain_ratio":
+        gain, info = r.value("corrected_gain" if r.correction else "gain"), r.value("split_info")
+        return _ratio_from_shown(gain, info, r.value("gain_ratio"), digits) if info > 0 and gain > 0 else None
+    return None
 
 
 # Gini ------------------------------------------------------------------------------------

@@ -10,10 +10,14 @@ decimals right when it is
 * the exact value rounded to k decimals (half up, or half to even: both are taught), or
 * the value a textbook arrives at by rounding every intermediate result to k decimals
   (Mitchell 1997 prints Gain(S, Outlook) = 0.246: 0.940 - 0.694, where the exact gain is
-  0.2467 and rounds to 0.247).
+  0.2467 and rounds to 0.247), or
+* the value the worked formula on the page gives from the rounded values it shows (its
+  remark "the rounded values shown give ...": `derivation.from_shown`).
 
 A wrong answer gets the cell's worked formula and the common mistakes (`mistakes`) that
-reproduce it, or an honest "not a mistake we know".
+reproduce it (a book's truncation among them, named), the other candidates at the node
+whose value it is, or an honest "not a mistake we know". `grade_column` grades one quantity
+of many candidates at once (a column of the table).
 
 >>> import dtlearn
 >>> step = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").steps[0]
@@ -26,12 +30,14 @@ reproduce it, or an honest "not a mistake we know".
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from . import derivation
 from .answers import MIN_DECIMALS, NUMERIC, QUANTITIES, Grade, Reading, Work, agrees, read_answer, rounded, textbook
-from .mistakes import grade_choice, recognise
+from .mistakes import elsewhere, elsewhere_text, grade_choice, recognise
 
-__all__ = ["MIN_DECIMALS", "NUMERIC", "QUANTITIES", "Grade", "Reading", "Work", "agrees", "grade", "read_answer",
-           "rounded", "textbook"]
+__all__ = ["MIN_DECIMALS", "NUMERIC", "QUANTITIES", "Grade", "Reading", "Work", "agrees", "grade", "grade_column",
+           "read_answer", "rounded", "textbook"]
 
 
 def grade(work: Work, key: str, entered: str, branch: int | None = None, digits: int = 3) -> Grade:
@@ -59,12 +65,37 @@ def grade(work: Work, key: str, entered: str, branch: int | None = None, digits:
         return Grade(key, entered, "right", f"Right, as a textbook computes it: with each intermediate result "
                      f"rounded to {k} decimals you get {entered.strip()}; the exact value "
                      f"{derivation.number(exact, 6)} rounds to {shown}.", exact, shown)
+    if k is not None and agrees(reading, derivation.from_shown(work.row_mapping(), key, k)):
+        return Grade(key, entered, "right", f"Right, as the worked formula computes it: from the values it shows, "
+                     f"rounded to {k} decimals, you get {entered.strip()}; the exact value "
+                     f"{derivation.number(exact, 6)} rounds to {shown}.", exact, shown)
     found = recognise(work, key, reading, branch)
+    others = elsewhere(work, key, reading)
     if found:
         message = f"Not quite: the value is {shown}. Your number is what you get " + " or ".join(
             f"with this mistake: {f.mistake.name}" for f in found) + "."
+    elif others:
+        message = f"Not quite: the value for this candidate is {shown}."
     else:
         message = (f"Not quite: the value is {shown}. Your number matches none of the mistakes we know; "
                    "compare your working with the formula below, line by line.")
+    message = " ".join(part for part in (message, elsewhere_text(key, others)) if part)
     return Grade(key, entered, "wrong", message, exact, shown, work.formula(key, branch, digits),
-                 tuple(f.mistake for f in found))
+                 tuple(f.mistake for f in found), others)
+
+
+def grade_column(step, key: str, answers: Mapping[int, str], root=None, digits: int = 3) -> dict[int, Grade]:
+    """One quantity of many candidates at once (a column of the node's table, as a book's
+    exercise asks for every attribute's gain): {row: entered} -> {row: Grade}, blanks left out.
+
+    >>> import dtlearn
+    >>> step = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").steps[0]
+    >>> grades = grade_column(step, "gain", {0: "0.247", 1: "0.029", 2: "0.152", 3: "0.048"})
+    >>> [g.status for g in grades.values()]
+    ['right', 'right', 'right', 'right']
+    """
+    if key not in QUANTITIES or QUANTITIES[key].family == "choice" or QUANTITIES[key].per_branch:
+        raise ValueError(f"A column holds one number per candidate: choose one of "
+                         f"{', '.join(k for k in NUMERIC if not QUANTITIES[k].per_branch)}.")
+    return {row: grade(Work.of(step, row, root=root), key, text, digits=digits)
+            for row, text in answers.items() if str(text).strip()}

@@ -7,9 +7,13 @@ are built from the `measures` definitions changed in the one place the mistake c
 logarithm to another base is log2 scaled (H_b = H_2 ln 2 / ln b), an unweighted average is
 the mean of the same branch entropies, and so on.
 
+`elsewhere` names the other candidates at the node whose value a wrong number is (a student
+who worked another row than the one they meant).
+
 `grade_choice` grades the non-numeric answers (the attribute chosen, the threshold, a leaf's
 class), naming the mistake where one explains the choice: ranking by another measure, ID3
-testing an attribute again, a cut at a data value instead of the midpoint or the reverse.
+testing an attribute again, a cut at a data value instead of the midpoint or the reverse. A
+candidate that ties with the chosen one is right, and the tie-break is said.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from .candidates import data_value_below
 from .data import label
-from .answers import Grade, Reading, Work, agrees, read_answer, textbook, truncated
+from .answers import QUANTITIES, Grade, Reading, Work, agrees, read_answer, textbook, truncated
 from .measures import RANKED_BY, SplitStats
+from .splits import TIE_RULE
+from .table import candidate_name
 
 
 @dataclass(frozen=True)
@@ -172,8 +179,10 @@ CATALOGUE = (
     Mistake("early_rounding", "intermediate results rounded too early (to fewer decimals than your answer)",
             "Keep more decimals in the intermediate results than in the answer.",
             {key: _early(key) for key in ("entropy_after", "gain", "gain_ratio", "gini_after", "gini_gain")}),
-    Mistake("truncated", "cut off after the last digit instead of rounded",
-            "Round to the nearest: 0.2467 is 0.247 to 3 decimals.",
+    Mistake("truncated", "cut off after the last digit instead of rounded, as Mitchell (1997) prints his values",
+            "Mitchell (1997) prints truncated values (Gain(S_sunny, Humidity) = .970, Temperature .570, Wind "
+            ".019, where rounding gives 0.971, 0.571, 0.020): a number copied from his book differs so in its "
+            "last digit. Round to the nearest: 0.2467 is 0.247 to 3 decimals.",
             {key: _truncated(key) for key in ("node_entropy", "branch_entropy", "entropy_after", "gain",
                                               "split_info", "gain_ratio", "node_gini", "branch_gini",
                                               "gini_after", "gini_gain")}),
@@ -214,6 +223,33 @@ def candidates_for(work: Work, key: str, branch: int | None, decimals: int | Non
     return found
 
 
+NAMED_AT_MOST = 3  # other candidates named by `elsewhere`; more are counted
+
+
+def elsewhere(work: Work, key: str, reading: Reading) -> tuple[str, ...]:
+    """The other candidates at the node (of the rows the table lists) whose value of the
+    quantity the answer is, to its decimals; none for the node's own impurity (every
+    candidate shares it) or a branch's."""
+    column = QUANTITIES[key].column
+    if column in (None, "entropy_before", "gini_before") or work.row is None or column not in work.table:
+        return ()
+    table = work.table
+    values = pd.to_numeric(table[column], errors="coerce")
+    return tuple(candidate_name(table.loc[i]) for i, value in values.items()
+                 if i != work.row and agrees(reading, float(value)))
+
+
+def elsewhere_text(key: str, names: tuple[str, ...]) -> str:
+    """'It is the Gini gain of another candidate at this node, Annual Income <= 80: ...'"""
+    if not names:
+        return ""
+    phrase = QUANTITIES[key].phrase
+    listed = ", ".join(names[:NAMED_AT_MOST]) + (f" and {len(names) - NAMED_AT_MOST} more" if
+                                                 len(names) > NAMED_AT_MOST else "")
+    which = "another candidate at this node" if len(names) == 1 else "other candidates at this node"
+    return f"It is the {phrase} of {which}, {listed}: check which candidate you worked."
+
+
 def recognise(work: Work, key: str, reading: Reading, branch: int | None = None) -> list[Found]:
     """The mistakes that reproduce a wrong answer (to its decimals), in catalogue order."""
     matches, seen = [], set()
@@ -238,7 +274,12 @@ CHOICES = {m.key: m for m in (
     Mistake("data_value", "put the threshold at a data value instead of the midpoint",
             "CART cuts midway between two neighbouring values (Breiman et al. 1984).", {}),
     Mistake("midpoint", "put the threshold at the midpoint",
-            "C4.5 (Quinlan 1993) cuts at the largest data value below the midpoint.", {}),
+            "C4.5 scores a cut at the midpoint but writes it as the largest value of the whole training set "
+            "not above it (Quinlan 1993; J48 does the same), so every threshold in the tree is a value in the "
+            "data; both separate the node's rows alike.", {}),
+    Mistake("node_value", "took the largest value at this node, not of the whole training set",
+            "C4.5 looks for the largest value not above the midpoint among all the training rows "
+            "(Quinlan 1993; J48 the same), so the cut may be a value no row at this node holds.", {}),
 )}
 MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain"}
 
@@ -282,6 +323,9 @@ def _grade_attribute(work: Work, entered: str, chosen: pd.Series) -> Grade:
     if mine.empty:
         return Grade("attribute", entered, "wrong", f"{entered} is not tested here; the algorithm chooses {exact}.",
                      exact, exact)
+    tied = mine[mine["tied"].astype(bool)]
+    if len(tied):  # as good as the chosen candidate: the tie-break alone chose the other
+        return Grade("attribute", entered, "right", _tie_text(tied.iloc[0], chosen, ranks), exact, exact)
     found, names = [], []
     if entered in work.step.origin.used(work.step.node_id):
         found.append(CHOICES["used"])
@@ -302,9 +346,17 @@ def _grade_attribute(work: Work, entered: str, chosen: pd.Series) -> Grade:
     return Grade("attribute", entered, "wrong", message, exact, exact, mistakes=tuple(found))
 
 
+def _tie_text(row: pd.Series, chosen: pd.Series, ranks: str) -> str:
+    """Why a candidate tying with the chosen one is right, and which the algorithm takes."""
+    return (f"Right: {candidate_name(row)} ties with {candidate_name(chosen)} at {MEASURE_NAMES[ranks]} "
+            f"{float(chosen['score']):.4f} (equal within 1e-12): both are best splits. The algorithm takes "
+            f"{candidate_name(chosen)}: {TIE_RULE}.")
+
+
 def _grade_threshold(work: Work, entered: str, chosen: pd.Series) -> Grade:
-    """The chosen cut as the tree tests it: the midpoint (the table's threshold), or with
-    C4.5's rule the largest data value at most the midpoint (Quinlan 1993)."""
+    """The chosen cut as the tree tests it (and as the table writes it): the midpoint, or with
+    C4.5's rule the largest value of the whole training set not above the midpoint (Quinlan
+    1993; J48 the same). A cut of the same attribute tying with it is right too."""
     test = work.step.test
     cut = getattr(test, "threshold", None)
     if cut is None:
@@ -317,21 +369,39 @@ def _grade_threshold(work: Work, entered: str, chosen: pd.Series) -> Grade:
         return Grade("threshold", entered, "unreadable", "Write the threshold as a number, such as 2.45.", cut, shown)
     if agrees(reading, cut):
         return Grade("threshold", entered, "right", f"Right: the split tests {test.attribute} <= {shown}.", cut, shown)
-    below, above = _neighbours(work, str(chosen["attribute"]), midpoint)
     at_data_value = work.step.origin.settings.threshold_at_data_value
+    for _, row in work.table[work.table["tied"].astype(bool) & (work.table["attribute"] == test.attribute)].iterrows():
+        if agrees(reading, _written(work, test.attribute, float(row["threshold"]), at_data_value)):
+            return Grade("threshold", entered, "right", _tie_text(row, chosen, RANKED_BY[
+                work.step.origin.settings.criterion]), cut, shown)
+    below, above = _neighbours(work, str(chosen["attribute"]), midpoint)
     found = []
     if at_data_value and agrees(reading, midpoint):
         found.append(CHOICES["midpoint"])
+    elif at_data_value and below is not None and below != cut and agrees(reading, below):
+        found.append(CHOICES["node_value"])
     elif not at_data_value and any(v is not None and agrees(reading, v) for v in (below, above)):
         found.append(CHOICES["data_value"])
     message = f"The threshold is {shown}: the split tests {test.attribute} <= {shown}."
     if below is not None and above is not None:
-        message += (f" The neighbouring values at this node are {label(below)} and {label(above)}; "
-                    + (f"C4.5 cuts at the lower one, {label(below)}, the largest value not above their midpoint "
-                       f"{label(midpoint)}." if at_data_value else "the cut lies midway between them."))
+        message += f" The values next to the cut at this node are {label(below)} and {label(above)}"
+        if at_data_value:
+            held = "" if cut == below else ", which a row at another node holds"
+            message += (f", midpoint {label(midpoint)}. C4.5 writes the cut as the largest value of the whole "
+                        f"training set not above the midpoint (Quinlan 1993; J48 the same): {shown}{held}. It "
+                        "separates this node's rows as the midpoint does.")
+        else:
+            message += "; the cut lies midway between them."
     if found:
         message += " Your number is what you get if you " + "; or ".join(m.name for m in found) + "."
     return Grade("threshold", entered, "wrong", message, cut, shown, mistakes=tuple(found))
+
+
+def _written(work: Work, attribute: str, midpoint: float, at_data_value: bool) -> float:
+    """A cut as the tree writes it (`table` writes its tests so)."""
+    if not at_data_value:
+        return midpoint
+    return data_value_below(work.step.origin.encoded.numeric(attribute), midpoint)
 
 
 def _neighbours(work: Work, attribute: str, cut: float) -> tuple[float | None, float | None]:

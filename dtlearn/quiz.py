@@ -4,7 +4,9 @@ and why, in the measure the algorithm ranks by and by how much.
 
 A guess names an attribute and, where the attribute has several candidate tests at the node
 (thresholds of a number, subsets of a category), one of them by its text as the table writes
-it (`sepal_length <= 5.45`). The right attribute with another test counts half.
+it (`sepal_length <= 5.45`). The right attribute with another test counts half. A test that
+ties with the chosen one (`tied` in the table) is right: only the tie-break (`splits.TIE_RULE`)
+chose the other.
 
 >>> import dtlearn
 >>> step = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3").steps[0]
@@ -18,12 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from .measures import RANKED_BY
+from .splits import TIE_RULE
 from .steps import LEAF, SPLIT
-from .table import listed_table
+from .table import candidate_name, listed_table
 
 LEAF_GUESS = None  # the guess "this node becomes a leaf"
 MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
@@ -64,9 +66,14 @@ def _ranked(step) -> str:
     return "score" if not step.class_weights else RANKED_BY.get(settings.criterion, "score")
 
 
-def _best(rows: pd.DataFrame, column: str) -> pd.Series:
-    values = pd.to_numeric(rows[column], errors="coerce").fillna(-np.inf).to_numpy()
-    return rows.iloc[int(np.argmax(values))]  # the first of the highest, as the table's tie-break
+def _best(step, rows: pd.DataFrame) -> pd.Series:
+    """An attribute's own best test, as every page lists it first (`CandidateTable.best_rows`:
+    C4.5 picks a threshold by gain, not by the gain ratio the attributes compete with)."""
+    if rows["chosen"].any():
+        return rows[rows["chosen"].astype(bool)].iloc[0]
+    best = set(step.candidates.best_rows().tolist())
+    listed = [i for i in rows.index if i in best]
+    return rows.loc[listed[0]] if listed else rows.iloc[0]
 
 
 def check(step, attribute: str | None, test: str | None = None) -> Guess:
@@ -95,16 +102,18 @@ def check(step, attribute: str | None, test: str | None = None) -> Guess:
             raise ValueError(f"'{test}' is not one of {attribute}'s tests at this node.")
         row = picked.iloc[0]
     else:
-        row = _best(mine, column)
+        row = _best(step, mine)
     ours, theirs = float(chosen[column]), float(row[column])
     if bool(row["chosen"]):
         return Guess("right", f"Right: {step.reason}", step.test.describe())
+    if bool(row["tied"]):
+        return Guess("right", f"Right: {candidate_name(row)} ties with {candidate_name(chosen)} at {measure} "
+                              f"{theirs:.4f} (equal within 1e-12): both are best splits. {algorithm} takes "
+                              f"{candidate_name(chosen)}: {TIE_RULE}.", step.test.describe())
     if str(attribute) == str(chosen["attribute"]):
         return Guess("half", f"The right attribute, another test: {won}, whose {measure} is {ours:.4f}; "
                              f"{row['test']} has {theirs:.4f}.", step.test.describe())
     message = f"{won}: its {measure} is {ours:.4f}; {attribute}'s is {theirs:.4f}, {ours - theirs:.4f} less."
     if not bool(row["eligible"]):
         message = f"{won}. {row['test']} is not allowed here: {row['reason']}."
-    elif bool(row["tied"]):
-        message = f"{won}: {attribute} ties with it at {theirs:.4f}, and the tie goes to the row first in the table."
     return Guess("wrong", message, step.test.describe())

@@ -211,18 +211,33 @@ def test_reusing_an_attribute_on_the_path(tennis):
 
 
 def test_ranking_by_another_measure():
-    """Internship table, ID3 at the root: gpa has the highest gain, years_experience the highest
-    gain ratio (computed here from the table's counts); a student who names years_experience
-    ranked by gain ratio."""
+    """Quinlan's golf data (weather_numeric), CART at the root: outlook {overcast} has the
+    highest Gini gain, a temperature cut the highest gain ratio (both computed here from the
+    table's counts); a student who names temperature ranked by gain ratio."""
+    tree = dtlearn.fit(dtlearn.load_dataset("weather_numeric"), "cart")
+    table = tree.steps[0].table
+    node = [sum(col) for col in zip(*table.iloc[0]["branch_counts"])]
+    ginis = {i: float(gini(node) - weighted(gini, r["branch_counts"])) for i, r in table.iterrows()}
+    ratios = {i: (entropy(node) - float(weighted(entropy, r["branch_counts"])))
+              / entropy([sum(b) for b in r["branch_counts"]]) for i, r in table.iterrows()}
+    best_gini, best_ratio = max(ginis, key=ginis.get), max(ratios, key=ratios.get)
+    assert table.loc[best_gini, "attribute"] == "outlook" and table.loc[best_ratio, "attribute"] == "temperature"
+    assert ginis[best_gini] - max(v for i, v in ginis.items() if table.loc[i, "attribute"] == "temperature") > 1e-3
+    result = grade(Work.of(tree.steps[0]), "attribute", "temperature")
+    assert [m.key for m in result.mistakes] == ["other_measure"] and "gain ratio" in result.message
+
+
+def test_an_attribute_tying_with_the_chosen_one_is_right():
+    """Internship table, ID3 at the root: gpa and years_experience both separate the classes
+    completely (gain = Ent(D), computed here), so both are best; the tie goes to gpa, first in
+    the table, and naming years_experience is right with that rule said."""
     tree = dtlearn.fit(dtlearn.load_dataset("internship"), "id3")
     table = tree.steps[0].table
     node = [sum(col) for col in zip(*table.iloc[0]["branch_counts"])]
     gains = {r["attribute"]: entropy(node) - float(weighted(entropy, r["branch_counts"])) for _, r in table.iterrows()}
-    ratios = {a: g / entropy([sum(b) for b in table.set_index("attribute").loc[a, "branch_counts"]])
-              for a, g in gains.items()}
-    assert max(gains, key=gains.get) == "gpa" and max(ratios, key=ratios.get) == "years_experience"
+    assert gains["gpa"] == gains["years_experience"] == entropy(node)
     result = grade(Work.of(tree.steps[0]), "attribute", "years_experience")
-    assert [m.key for m in result.mistakes] == ["other_measure"] and "gain ratio" in result.message
+    assert result.right and "ties with gpa" in result.message and "first in the table" in result.message
 
 
 def test_an_excluded_candidate():
