@@ -35,7 +35,7 @@ from .induction import encode, steps_of, tree_of
 from .routing import branches, surrogate_branches
 from .steps import LEAF as LEAF_ACTION
 from .steps import SPLIT, Growth, Step
-from .table import CandidateTable
+from .table import CandidateTable, candidate_name
 from .splits import TIE_RULE, evaluate
 from .surrogates import surrogates_of
 from .tree import Tree, summarize
@@ -175,8 +175,8 @@ def _split(tree, node: _Open, encoded, config, growth, choice: str, next_id: int
     fractions = tuple(float(f) for f in (mass / mass.sum() if mass.sum() > 0 else np.zeros(n_branches)))
     reason = (f"Split by hand on {test.describe() if test.kind != 'multiway' else test.attribute} "
               f"(score {float(picked['score']):.4f}); ")
-    reason += (f"the algorithm would take {best['test'].iloc[0]} ({float(best['score'].iloc[0]):.4f})." if len(best)
-               else "the algorithm would make this node a leaf.")
+    reason += (f"the algorithm would take {candidate_name(best.iloc[0])} ({float(best['score'].iloc[0]):.4f})."
+               if len(best) else "the algorithm would make this node a leaf.")
     if bool(picked["tied"]) and not bool(picked["chosen"]):
         reason += f" The two tie: both are best splits, and {TIE_RULE}."
     surrogate = config.missing_values == "surrogate"
@@ -257,8 +257,10 @@ def _tie_at(hand: Tree, path, theirs: str | None) -> str:
     step = next((s for s in hand.steps if s.path == path and s.action == SPLIT), None) if path is not None else None
     if step is None or not step.details.get("by_hand") or theirs in (None, "leaf"):
         return ""
-    row = step.candidates.frame([step.details["row"]]).iloc[0]
-    if not bool(row["tied"]):
+    frame = step.candidates.frame()  # marked chosen as the algorithm chooses
+    row, chosen = frame.loc[step.details["row"]], frame[frame["chosen"]]
+    if not bool(row["tied"]) or chosen.empty:
         return ""
-    return (f"Your {step.test.describe()} ties with the algorithm's {theirs}: both are best splits; "
-            f"the algorithm takes {theirs} because {TIE_RULE}.")
+    algorithms = candidate_name(chosen.iloc[0])
+    return (f"Your {candidate_name(row)} ties with the algorithm's {algorithms}: both are best splits; "
+            f"the algorithm takes {algorithms} because {TIE_RULE}.")
