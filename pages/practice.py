@@ -62,11 +62,40 @@ def branch_text(name: str) -> str:
 
 
 def candidate_rows(step) -> dict[int, str]:
-    """Each attribute's best row (and the chosen one): the rows a student is likely to work."""
+    """Every candidate of the node (of a long table, the rows listed): each attribute's best first
+    (`CandidateTable.best_rows`: C4.5's eligible cut, not its first), then the others in table order."""
     table = listed_table(step)  # indexed by position (a long table: the rows listed)
-    best = step.candidates.best_rows() if step.candidates is not None else []
-    return {int(i): candidate_text(table.loc[int(i)]) + ("  (chosen)" if table.loc[int(i)]["chosen"] else "")
-            for i in best}
+    if step.candidates is None or not len(table):
+        return {}
+    best = [int(i) for i in step.candidates.best_rows()]
+    order = best + [int(i) for i in table.index if int(i) not in set(best)]
+    return {i: candidate_text(table.loc[i]) + _marks(table.loc[i]) for i in order}
+
+
+def _marks(row) -> str:
+    return "  (chosen)" if row["chosen"] else "  (ties with the chosen)" if row["tied"] else ""
+
+
+ENTRY = {"candidate": "One candidate, its numbers", "column": "One number, many candidates"}
+
+
+def column_keys(tree, step) -> list[str]:
+    """The quantities a column of the table holds for every candidate (not the node's own impurity,
+    the same in every row, nor a branch's)."""
+    return [k for k in quantities_for(tree, step) if grading.QUANTITIES[k].column
+            and grading.QUANTITIES[k].column not in ("entropy_before", "gini_before")]
+
+
+def column_rows(step, rows: dict[int, str], which: str) -> list[int]:
+    """The candidates of a column: each attribute's best, or every candidate of one attribute."""
+    if which == BEST_OF_EACH:
+        return [int(i) for i in dict.fromkeys(step.candidates.best_rows().tolist()) if int(i) in rows]
+    table = listed_table(step)
+    return [i for i in rows if str(table.loc[i]["attribute"]) == which][:COLUMN_ROWS]
+
+
+BEST_OF_EACH = "each attribute's best candidate"
+COLUMN_ROWS = 60  # text boxes in one column form at most
 
 
 def check_ui(v) -> None:
@@ -79,12 +108,18 @@ def check_ui(v) -> None:
         st.info("No candidate split here (every row has one class, or no attribute is left). "
                 "Grade the leaf's class below.")
     row = None
+    if rows and st.segmented_control("Enter", list(ENTRY), key="practice_entry", format_func=ENTRY.get,
+                                     required=True, default="candidate") == "column":
+        column_ui(v, step, rows)
+        record_ui(v)
+        return
     if rows:
         key = f"practice_row_{step.number}"
         default = step.chosen_row if step.chosen_row in rows else next(iter(rows))
         if st.session_state.get(key) not in rows:
             st.session_state[key] = default
-        row = st.selectbox("Candidate you worked out", list(rows), key=key, format_func=rows.get)
+        row = st.selectbox(f"Candidate you worked out ({len(rows)}: type to search)", list(rows), key=key,
+                           format_func=rows.get)
     work = grading.Work.of(step, row, root=tree.steps[0])
     if row is not None:
         st.markdown("**Its branches** (" + md("/".join(shown(c) for c in tree.classes)) + "): " + " · ".join(
@@ -99,6 +134,56 @@ def check_ui(v) -> None:
         with results:
             keep(v, show_grades(work, entries))
     record_ui(v)
+
+
+def column_ui(v, step, rows: dict[int, str]) -> None:
+    """One quantity of many candidates at once (a book's "compute every attribute's gain", or the
+    Gini of every cut of one attribute), each graded against its own table row."""
+    tree = v.tree
+    keys = column_keys(tree, step)
+    left, right = st.columns(2)
+    key = left.selectbox("Quantity", keys, key="column_quantity",
+                         format_func=lambda k: grading.QUANTITIES[k].title.split(",")[0])
+    table = listed_table(step)
+    groups = [BEST_OF_EACH] + list(dict.fromkeys(str(table.loc[i]["attribute"]) for i in rows))
+    which = right.selectbox("Candidates", groups, key="column_candidates",
+                            format_func=lambda g: g if g == BEST_OF_EACH else f"every candidate of {shown(g)}")
+    chosen = column_rows(step, rows, which)
+    results = st.container()
+    with st.form(f"column_{step.number}_{key}_{which}", border=True):
+        st.caption(f"Enter the {grading.QUANTITIES[key].phrase} of each candidate you computed; leave blank "
+                   "the others.")
+        column = st.columns([2, 3])[0]  # one column, as in the book's table: Tab goes down it
+        entries = {i: column.text_input(rows[i], key=f"column_answer_{i}") for i in chosen}
+        submitted = st.form_submit_button("Check my column", type="primary")
+    if submitted:
+        with results:
+            keep(v, show_column(step, key, entries, root=tree.steps[0], rows=rows))
+
+
+def show_column(step, key: str, entries: dict[int, str], root, rows: dict[int, str]) -> list:
+    """Each candidate's verdict in one list, its worked formula under a wrong one; returns what the
+    record keeps of them (`dtlearn.record.checked`)."""
+    digits = common.digits()
+    graded = grading.grade_column(step, key, entries, root=root, digits=digits)
+    if not graded:
+        st.info("Enter at least one answer, then check.")
+        return []
+    phrase = grading.QUANTITIES[key].phrase
+    st.subheader(f"{sum(g.right for g in graded.values())} of {len(graded)} right")
+    kept = []
+    for i, result in graded.items():
+        show = st.success if result.right else st.error if result.status == "wrong" else st.warning
+        show(f"**{md(rows[i])}**, {phrase}: {md(result.entered)}. {md(result.message)}",
+             icon=ICONS[result.status])
+        for mistake in result.mistakes:
+            st.caption(f"{md(mistake.name.capitalize())}: {md(mistake.explanation)}")
+        work = grading.Work.of(step, i, root=root)
+        if result.formula:
+            formula = work.formula(key, None, digits, limit=LABEL_CHARS)
+            st.latex(r"\begin{gathered}" + r" \\[0.6em] ".join(formula) + r"\end{gathered}")
+        kept.append(record.checked(work, key, result, None, digits))
+    return kept
 
 
 def answers_form(tree, step, work):
@@ -430,7 +515,8 @@ def show_comparison(result, held_out: bool) -> None:
     if result.first_difference is None:
         st.info("Your tree is the algorithm's: choose another decision at a node to see what changes.")
     else:
-        st.markdown(f"**First difference:** at {md(result.first_difference)}.")
+        st.markdown(f"**First difference:** at {md(result.first_difference)}." + (f" {md(result.tie)}" if result.tie
+                                                                                 else ""))
 
 
 # worksheet ---------------------------------------------------------------------------------------
