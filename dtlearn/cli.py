@@ -25,7 +25,7 @@ from .api import fit
 from .arff import read_arff
 from .catalog import dataset_info, dataset_names, load_dataset
 from .data import DataError, read_csv
-from .settings import ALGORITHMS, OPTION
+from .settings import ALGORITHMS, OPTION, PRESET
 from .pdflatex import compile_pdf
 from .worksheet import file_name, to_latex, to_markdown, worksheet
 
@@ -102,7 +102,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("file", help="a CSV file (header row; the last column is the target), an ARFF "
                                           "file (.arff) or a built-in dataset's name")
         command.add_argument("--target", help="the column to predict (default: the last)")
-        command.add_argument("--algorithm", "-a", default="cart", choices=ALGORITHMS)
+        command.add_argument("--algorithm", "-a", default="cart", choices=ALGORITHMS,
+                             help="; ".join(f"{key}: {preset.cited}" for key, preset in PRESET.items()))
         command.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
         if name == "table":
             command.add_argument("--step", type=int, default=1, help="the step whose table to print (default 1)")

@@ -1,5 +1,6 @@
-"""Four algorithms on the same data, side by side: ID3 (Quinlan 1986), C4.5 (Quinlan 1993),
-CART (Breiman et al. 1984) and Zaki & Meira's DECISIONTREE (Zaki & Meira 2014, ch. 19).
+"""Four algorithms on the same data, side by side: ID3 (Quinlan 1986), C4.5 (as Weka's J48,
+release 8, or as in the 1993 book: one version of it, `COMPARED`), CART (Breiman et al. 1984)
+and Zaki & Meira's DECISIONTREE (Zaki & Meira 2014, ch. 19).
 
 For each algorithm that accepts the data: its tree, what it put at the root and why, the
 tree's size, its score on the training rows and under cross-validation. For every pair of
@@ -29,10 +30,21 @@ from .data import Dataset
 from .evaluation import CrossValidation, accuracy, mean_squared_error
 from .induction import infer_task, resolve_task
 from .measures import RANKED_BY
-from .settings import ALGORITHMS, CRITERION_NAMES, OPTIONS, make_settings
+from .settings import CRITERION_NAMES, OPTIONS, PRESET, make_settings
 from .tree import Tree
 
 LEAF = "a leaf"  # the decision of a node that does not split
+# The algorithms compared: one version of C4.5 (`with_version` puts the other in its place). Two
+# versions would grow two trees that differ only in how a number's cut is picked, each with its
+# cross-validation on the shared budget.
+COMPARED = ("id3", "c45", "cart", "zaki")
+
+
+def with_version(algorithm: str) -> tuple[str, ...]:
+    """`COMPARED` with `algorithm` in the place of the preset of its family ('c45_1993': the
+    1993 book's C4.5 instead of release 8); unchanged for an algorithm compared already."""
+    family = PRESET[algorithm].family
+    return tuple(algorithm if family and PRESET[a].family == family else a for a in COMPARED)
 
 
 def decision(node) -> str:
@@ -145,7 +157,7 @@ class Disagreement:
 
 @dataclass(frozen=True, eq=False)
 class AlgorithmComparison:
-    """Every algorithm of `dtlearn.ALGORITHMS` on the same data (see `compare_algorithms`)."""
+    """The algorithms of `COMPARED` (or others) on the same data (see `compare_algorithms`)."""
 
     data: Dataset
     task: str  # "classification" or "regression": the score is accuracy, or MSE
@@ -166,7 +178,8 @@ class AlgorithmComparison:
         for r in self.results:
             if r.algorithm == algorithm:
                 return r
-        raise ValueError(f"Unknown algorithm '{algorithm}'. Choose one of: {', '.join(ALGORITHMS)}.")
+        raise ValueError(f"Unknown algorithm '{algorithm}'. Choose one of: "
+                         f"{', '.join(r.algorithm for r in self.results)}.")
 
     def first_differences(self, algorithm: str) -> dict[str, int]:
         """Where `algorithm`'s tree first differs from each other algorithm's: {other algorithm:
@@ -294,8 +307,10 @@ def _grown_and_scored(algorithm: str, data: Dataset, settings: dict, k: int, see
                            training, cv, cv_problem)
 
 
-def compare_algorithms(data: Dataset, settings: dict | None = None, k: int = 5, seed: int = 0) -> AlgorithmComparison:
-    """Grow every algorithm of `dtlearn.ALGORITHMS` on `data` and compare the trees.
+def compare_algorithms(data: Dataset, settings: dict | None = None, k: int = 5, seed: int = 0,
+                       algorithms: tuple[str, ...] = COMPARED) -> AlgorithmComparison:
+    """Grow each of `algorithms` (presets: ID3, C4.5, CART and Zaki's by default) on `data` and
+    compare the trees.
 
     `settings` (keyword settings of `dtlearn.fit`, e.g. {"max_depth": 2}) apply to every
     algorithm that accepts them; one an algorithm rejects is skipped for it and noted in its
@@ -306,8 +321,10 @@ def compare_algorithms(data: Dataset, settings: dict | None = None, k: int = 5, 
     (`budget.share`): one the budget refuses is reported in `problem`, with `too_costly` set.
     """
     settings = dict(settings or {})
-    results = tuple(_run(algorithm, data, settings, k, seed, still_to_run=len(ALGORITHMS) - i)
-                    for i, algorithm in enumerate(ALGORITHMS))
+    for algorithm in algorithms:
+        make_settings(algorithm)  # an unknown name: its message
+    results = tuple(_run(algorithm, data, settings, k, seed, still_to_run=len(algorithms) - i)
+                    for i, algorithm in enumerate(algorithms))
     grown = [r for r in results if r.applies]
     task = grown[0].tree.task if grown else infer_task(data)
     pairs = []

@@ -257,7 +257,8 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
             kernels.scan_thresholds(level.starts, level.ends, active, level.order, level.vals, level.cls, level.w,
                                     unit, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
                                     float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
-                                    bool(s.threshold_correction), plan.xlogx, *out)
+                                    bool(s.threshold_correction), bool(s.threshold_by_ratio), plan.xlogx,
+                                    *out)
     if T == A:
         index, cut_at, thresholds, score, gain, reason, _, ties = out
     else:

@@ -33,6 +33,7 @@ OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = 0, 1, 2, 3, 4, 5
 NO_CORRECTED_GAIN = 8
 TIE = 1e-12
 SIZE_TOLERANCE = 1e-6  # as `splits.SIZE_TOLERANCE`
+AVERAGE_TOLERANCE = 1e-3  # as `splits.AVERAGE_TOLERANCE`
 BY_GAIN, BY_GINI, BY_RATIO = 0, 1, 2  # what a criterion ranks by: information gain, Gini gain, gain ratio
 
 
@@ -84,7 +85,7 @@ def xlogx_table(n):
 
 @njit(cache=True, nogil=True)
 def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, sized, n_classes,
-                    rank_by, min_leaf, min_branch, tolerance, correction, table,
+                    rank_by, min_leaf, min_branch, tolerance, correction, by_ratio, table,
                     out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (classification).
 
@@ -95,14 +96,16 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
     out_score what the criterion ranks the attribute by, out_gain its gain (Gini gain for gini;
     for gain ratio the corrected gain), out_reason OK or why none qualifies, out_ok how many cuts
     satisfy the split rules, out_ties how many tie with the best. Only the measure that ranks
-    is computed per cut (split information for the best cut alone); `table` holds x log2 x of
-    whole numbers. `unit`: every weight is 1 (w is not read)."""
+    is computed per cut (split information for the best cut alone; `by_ratio`, the 1993 book's
+    C4.5, for the cuts of at least average gain: `_by_ratio`); `table` holds x log2 x of whole
+    numbers. `unit`: every weight is 1 (w is not read)."""
     K = factor.shape[0]
     A = order.shape[0]
     longest = 1
     for i in range(starts.shape[0]):
         longest = max(longest, ends[i] - starts[i])
     rank = np.empty(longest)
+    gains = np.empty(longest if by_ratio else 0)
     left_mass = np.empty(longest)
     cut_at = np.empty(longest, dtype=np.int64)
     left = np.zeros(K)
@@ -165,14 +168,17 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
                 count, worst = _scan_cuts(vals[a], order[a], cls, w, s, end, known, n_known, sizes_known, rho,
                                           before, unit, whole, sized, lookup, table, factor, rank_by, tolerance,
                                           min_leaf, min_branch, n_classes, left, rank, left_mass, cut_at)
+            ratios = rank_by == BY_RATIO and by_ratio
+            if ratios:
+                _by_ratio(count, rank, gains, left_mass, n_known, n_all)
             best = _settle(i, a, count, rank, worst, cut_at, vals, sizes_known,
                            out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
             if best < 0:
                 continue
-            g = rank[best]
+            g = gains[best] if ratios else rank[best]
             out_gain[i, a] = g
-            out_score[i, a] = g
-            if rank_by == BY_RATIO:
+            out_score[i, a] = rank[best]
+            if rank_by == BY_RATIO and not ratios:
                 if correction:
                     g -= math.log2(max(out_ok[i, a], 1)) / node_size
                 out_gain[i, a] = g
@@ -186,6 +192,34 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
                 missing = n_all - n_known
                 split = (_xlogx(n_all) - _xlogx(nl) - _xlogx(nr) - _xlogx(missing)) / n_all
                 out_score[i, a] = g / split if split > 0 else 0.0
+
+
+@njit(cache=True)
+def _by_ratio(count, rank, gains, left_mass, n_known, n_all):
+    """The 1993 book's C4.5 (release 5's contin.c, `splits.cut_rank`): a cut's rank, its gain,
+    becomes its gain ratio when the gain is at least the average gain of the cuts the split
+    rules allow, else -inf; `gains` keeps the gains."""
+    total = 0.0
+    allowed = 0
+    for c in range(count):
+        gains[c] = rank[c]
+        if rank[c] > -np.inf:
+            total += rank[c]
+            allowed += 1
+    if allowed == 0:
+        return
+    average = total / allowed
+    missing = n_all - n_known
+    for c in range(count):
+        g = gains[c]
+        if g == -np.inf:
+            continue
+        if g < average - AVERAGE_TOLERANCE:
+            rank[c] = -np.inf
+            continue
+        nl = left_mass[c]
+        split = (_xlogx(n_all) - _xlogx(nl) - _xlogx(n_known - nl) - _xlogx(missing)) / n_all
+        rank[c] = g / split if split > 0 else 0.0
 
 
 @njit(cache=True, inline="always")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .measures import RANKED_BY
+from .settings import PRESET
 from .splits import TIE_RULE
 from .steps import LEAF, SPLIT
 from .table import candidate_name, listed_table
@@ -30,7 +31,7 @@ from .table import candidate_name, listed_table
 LEAF_GUESS = None  # the guess "this node becomes a leaf"
 MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
                  "score": "decrease in mean squared error"}
-ALGORITHM_NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki & Meira's algorithm"}
+ALGORITHM_NAMES = {key: preset.name for key, preset in PRESET.items()}
 POINTS = {"right": 1.0, "half": 0.5, "wrong": 0.0}
 
 
@@ -68,7 +69,7 @@ def _ranked(step) -> str:
 
 def _best(step, rows: pd.DataFrame) -> pd.Series:
     """An attribute's own best test, as every page lists it first (`CandidateTable.best_rows`:
-    C4.5 picks a threshold by gain, not by the gain ratio the attributes compete with)."""
+    C4.5 picks a threshold by its own rule: `splits.cut_rank`)."""
     if rows["chosen"].any():
         return rows[rows["chosen"].astype(bool)].iloc[0]
     best = set(step.candidates.best_rows().tolist())

@@ -22,8 +22,8 @@ from typing import Sequence
 
 from . import derivation, typeset
 from .answers import QUANTITIES
+from .settings import PRESET
 from .typeset import file_stem, md, md_formula, md_table, tex
-from .worksheet import ALGORITHM_NAMES, ALGORITHM_SOURCES
 
 EXACT_DIGITS = 6  # decimals of the exact value (the grader's messages write it so)
 VERDICTS = {"right": "right", "wrong": "wrong", "too_coarse": "too rounded to check",
@@ -76,12 +76,12 @@ def checked(work, key: str, grade, branch: int | None = None, digits: int | None
 
 
 def title(dataset: str, algorithm: str) -> str:
-    return f"Checked answers: {dataset} with {ALGORITHM_NAMES.get(algorithm, algorithm)}"
+    return f"Checked answers: {dataset} with {PRESET[algorithm].name if algorithm in PRESET else algorithm}"
 
 
 def summary(checks: Sequence[Checked], algorithm: str) -> str:
     right = sum(c.right for c in checks)
-    cited = ALGORITHM_SOURCES.get(algorithm)
+    cited = PRESET[algorithm].source if algorithm in PRESET else None
     source = f" The formulas are those of {cited}." if cited else ""
     return (f"{right} of {len(checks)} answer{'s' if len(checks) != 1 else ''} right. Each answer below with "
             f"its verdict, the exact value and the worked formula, as dtlearn graded it.{source}")

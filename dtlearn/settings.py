@@ -1,15 +1,19 @@
 """Algorithm presets and the settings that tune them, validated with readable messages.
 
-Presets (see the README for the full story):
+Presets (`PRESET`: one record each, its settings and its names; see the README for the full story):
 - ``id3``  information gain, one branch per value, each attribute at most once on a path;
   numeric attributes are treated as categorical (one branch per distinct value), as in
   Quinlan (1986); a node whose best gain is 0 becomes a leaf (as Weka's Id3 does).
-- ``c45``  gain ratio among the candidates whose gain is at least the average (Quinlan 1993),
-  binary thresholds on numeric attributes (reusable on a path), multiway categorical
-  splits, plus the rules of C4.5 release 8 / Weka's J48 -U that the seeds do not mention,
-  each a setting: ``min_branch_cases`` (J48 -M), ``threshold_correction`` (gain minus
-  log2(#thresholds)/N), ``threshold_at_data_value`` (the cut shown as the largest data value
-  below the midpoint) and ``collapse`` (subtrees that do not lower training error collapse).
+- ``c45_1993``  C4.5 as the book describes it and its programs (release 5) do (Quinlan 1993):
+  gain ratio among the candidates whose gain is at least the average, multiway categorical
+  splits, binary thresholds on numeric attributes (reusable on a path): an attribute's cut is
+  its highest gain ratio among its cuts with at least their average gain
+  (``threshold_by_ratio``), written as the largest training value not above the midpoint
+  (``threshold_at_data_value``); two branches need 2 cases (``min_branch_cases``); subtrees
+  that do not lower the training error collapse (``collapse``). No threshold correction.
+- ``c45``  C4.5 release 8 = Weka's J48 -U (Quinlan 1996): the 1993 rules, but a numeric
+  attribute's cut is its highest gain, and that gain is lowered by log2(#thresholds)/N
+  (``threshold_correction``) before its gain ratio competes.
 - ``cart`` binary splits only, Gini (or entropy), midpoint thresholds, categorical attributes
   split into two subsets; equal to scikit-learn's DecisionTreeClassifier on numeric data.
 - ``zaki`` Zaki & Meira's DECISIONTREE(D, eta, pi): binary splits by information gain,
@@ -46,7 +50,8 @@ class Settings:
     min_branch_cases: float = 0  # J48 -M: two branches need this many cases
     threshold_correction: bool = False  # J48: gain - log2(#thresholds) / N for numeric splits
     cut_tolerance: float = 0.0  # J48: neighbouring values closer than this are not cut between (1e-5)
-    threshold_at_data_value: bool = False  # J48: the cut is the largest training value <= midpoint
+    threshold_at_data_value: bool = False  # C4.5: the cut is the largest training value <= midpoint
+    threshold_by_ratio: bool = False  # C4.5 1993: an attribute's cut by gain ratio among its cuts of >= average gain
     collapse: bool = False  # J48: collapse subtrees that make no fewer training errors
     max_exhaustive_values: int = 12  # CART subsets: exhaustive search up to this many values
     max_subset_size: int | None = None  # Zaki & Meira's l: subsets X in V with 1 <= |V| <= l
@@ -70,24 +75,54 @@ class Settings:
         return {"gini": "gini", "squared_error": "mse"}.get(self.criterion, "entropy")
 
 
-PRESETS: dict[str, Settings] = {
-    "id3": Settings(
-        algorithm="id3", criterion="entropy", categorical_split="multiway", numeric_split="multiway",
-        reuse_attributes=False, stop_at_zero_gain=True,
-    ),
-    "c45": Settings(
-        algorithm="c45", criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold",
-        average_gain_rule=True, min_branch_cases=2, min_samples_leaf=0, threshold_correction=True,
-        threshold_at_data_value=True, collapse=True, cut_tolerance=1e-5,
-    ),
-    "cart": Settings(algorithm="cart", criterion="gini", missing_values="surrogate"),
+_C45 = dict(criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold", average_gain_rule=True,
+            min_branch_cases=2, min_samples_leaf=0, threshold_at_data_value=True, collapse=True, cut_tolerance=1e-5)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One algorithm: its settings and how every page, sheet and message names it."""
+
+    key: str  # as code, links (algo=) and the command line name it
+    settings: Settings
+    title: str  # short, for a menu of all of them: "C4.5 1993"
+    name: str  # in a sentence: "C4.5 as in Quinlan 1993"
+    source: str  # the publication its rules follow
+    summary: str  # what it ranks by and how it splits, in a line
+    family: str = ""  # presets of one algorithm in different versions share it (Compare grows one)
+
+    @property
+    def cited(self) -> str:
+        """Its name with its source: 'CART (Breiman et al. 1984)'."""
+        return self.name if self.source in self.name else f"{self.name} ({self.source})"
+
+
+_ZAKI = Settings(algorithm="zaki", criterion="entropy", categorical_split="subset", max_subset_size=2, leaf_size=5,
+                 min_purity=0.95, stop_at_zero_gain=True)
+PRESET: dict[str, Preset] = {p.key: p for p in (
+    Preset("id3", Settings(algorithm="id3", criterion="entropy", categorical_split="multiway",
+                           numeric_split="multiway", reuse_attributes=False, stop_at_zero_gain=True),
+           "ID3", "ID3", "Quinlan 1986",
+           "Quinlan (1986): information gain, one branch per value, each attribute once per path."),
+    Preset("c45_1993", Settings(algorithm="c45_1993", threshold_by_ratio=True, **_C45),
+           "C4.5 1993", "C4.5 as in Quinlan 1993", "Quinlan 1993",
+           "C4.5 as in Quinlan (1993): gain ratio among the splits with at least average gain; a number's cut "
+           "by gain ratio too, written as a training value; no threshold correction.", "c45"),
+    Preset("c45", Settings(algorithm="c45", threshold_correction=True, **_C45),
+           "C4.5 R8", "C4.5 Release 8 = Weka's J48", "Quinlan 1996",
+           "C4.5 Release 8 = Weka's J48 (Quinlan 1996): as the 1993 book, but a number's cut is picked by gain "
+           "and its gain lowered by log₂(cuts)/N.", "c45"),
+    Preset("cart", Settings(algorithm="cart", criterion="gini", missing_values="surrogate"),
+           "CART", "CART", "Breiman et al. 1984",
+           "Breiman et al. (1984): binary splits only, Gini index, subsets of values for categories; squared "
+           "error for a numeric target (regression)."),
     # Zaki & Meira, DECISIONTREE(D, eta, pi): binary splits scored by information gain, numeric
     # midpoints, categorical X in V with |V| <= l; stop when n <= eta or purity >= pi
-    "zaki": Settings(
-        algorithm="zaki", criterion="entropy", categorical_split="subset", max_subset_size=2,
-        leaf_size=5, min_purity=0.95, stop_at_zero_gain=True,
-    ),
-}
+    Preset("zaki", _ZAKI, "Zaki", "Zaki & Meira's decision tree", "Zaki & Meira 2014",
+           f"Zaki & Meira, DECISIONTREE(D, η, π): binary splits by information gain; a leaf at "
+           f"η = {_ZAKI.leaf_size:g} rows or purity π = {_ZAKI.min_purity:g}."),
+)}
+PRESETS: dict[str, Settings] = {key: preset.settings for key, preset in PRESET.items()}
 
 ALGORITHMS = tuple(PRESETS)
 
@@ -202,6 +237,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("threshold_correction", "flag"),
     Option("cut_tolerance", "number", low=0),
     Option("threshold_at_data_value", "flag"),
+    Option("threshold_by_ratio", "flag"),
     Option("collapse", "flag"),
     Option("max_exhaustive_values", "whole", low=2, high=16),
     Option("max_subset_size", "whole", "Largest value set |V| (Zaki)", "Categorical splits X ∈ V with at most "
@@ -258,6 +294,9 @@ def _validate(s: Settings) -> None:
         problem = option.problem(getattr(s, option.name))
         if problem:
             raise ValueError(problem)
+    if s.threshold_by_ratio and s.threshold_correction:
+        raise ValueError("threshold_by_ratio (Quinlan 1993: a cut by gain ratio) and threshold_correction (Quinlan "
+                         "1996: a cut by gain, then corrected) are two versions of C4.5: choose one.")
     if s.missing_values == "surrogate" and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
         raise ValueError("Surrogate splits need binary splits (the cart preset).")
 

@@ -34,6 +34,7 @@ from .api import fit as fit_tree
 from .api import prune
 from .data import Dataset, label
 from .routing import most_probable
+from .settings import PRESET
 
 __all__ = ["TreeClassifier", "TreeRegressor", "expected_failed_checks"]
 
@@ -140,9 +141,9 @@ class TreeClassifier(ClassifierMixin, _Tree):
                  reuse_attributes=None, max_depth=None, min_samples_split=None, min_samples_leaf=None,
                  min_purity=None, leaf_size=None, min_gain=None, stop_at_zero_gain=None, average_gain_rule=None,
                  min_branch_cases=None, threshold_correction=None, cut_tolerance=None,
-                 threshold_at_data_value=None, collapse=None, max_exhaustive_values=None, max_subset_size=None,
-                 prune=None, confidence=None, subtree_raising=None, missing_values=None, max_surrogates=None,
-                 priors=None, class_weight=None, ccp_alpha=0.0):
+                 threshold_at_data_value=None, threshold_by_ratio=None, collapse=None, max_exhaustive_values=None,
+                 max_subset_size=None, prune=None, confidence=None, subtree_raising=None, missing_values=None,
+                 max_surrogates=None, priors=None, class_weight=None, ccp_alpha=0.0):
         self.algorithm = algorithm
         self.criterion = criterion
         self.categorical_split = categorical_split
@@ -160,6 +161,7 @@ class TreeClassifier(ClassifierMixin, _Tree):
         self.threshold_correction = threshold_correction
         self.cut_tolerance = cut_tolerance
         self.threshold_at_data_value = threshold_at_data_value
+        self.threshold_by_ratio = threshold_by_ratio
         self.collapse = collapse
         self.max_exhaustive_values = max_exhaustive_values
         self.max_subset_size = max_subset_size
@@ -265,7 +267,8 @@ class TreeRegressor(RegressorMixin, _Tree):
 def expected_failed_checks(estimator) -> dict[str, str]:
     """The scikit-learn estimator checks that cannot hold, and why (for `parametrize_with_checks`
     and `check_estimator`, whose `expected_failed_checks` argument takes this function)."""
-    if isinstance(estimator, TreeClassifier) and estimator.algorithm != "c45":  # C4.5's 2-case rule keeps leaves mixed
+    c45 = getattr(PRESET.get(estimator.algorithm), "family", "") == "c45"  # C4.5's 2-case rule keeps leaves mixed
+    if isinstance(estimator, TreeClassifier) and not c45:
         return {"check_class_weight_classifiers": (
             "An unpruned tree grows leaves that are pure whatever the class weights: the weights decide which "
             "split wins and the label of a mixed leaf (Breiman et al. 1984), so on the check's noisy blobs the "

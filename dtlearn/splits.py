@@ -77,10 +77,42 @@ def j48_min_split(n_known, m: float, n_classes: int):
     return np.where(raw <= m, m, np.minimum(raw, 25.0))
 
 
-def ranks_by_gain(settings: Settings, kind: str) -> bool:
-    """C4.5 picks a numeric attribute's threshold by gain; only that threshold's gain ratio
-    competes with the other attributes (Quinlan 1993)."""
+def one_cut_competes(settings: Settings, kind: str) -> bool:
+    """C4.5 lets one cut of a numeric attribute compete with the other attributes: the
+    attribute's cuts compete among themselves first (`cut_rank`)."""
     return kind == "threshold" and settings.criterion == "gain_ratio"
+
+
+def ranks_by_gain(settings: Settings, kind: str) -> bool:
+    """C4.5 release 8 (Weka's J48) picks a numeric attribute's cut by gain (Quinlan 1996)."""
+    return one_cut_competes(settings, kind) and not settings.threshold_by_ratio
+
+
+def cut_rank(settings: Settings, kind: str, ok: np.ndarray, measure) -> np.ndarray | None:
+    """What picks the cut of a numeric attribute that competes (`one_cut_competes`; None: each
+    candidate's own score ranks it). Release 8 (J48): the gain (Quinlan 1996). The 1993 book's
+    C4.5: the gain ratio among the cuts, of those the split rules allow (`ok`), whose gain is
+    at least their average (release 5's contin.c, the rule it applies to attributes too); -inf
+    for the others. `measure(name)` gives a measure of every cut of the attribute."""
+    if not one_cut_competes(settings, kind):
+        return None
+    gain = np.asarray(measure("gain"), dtype=float)
+    if not settings.threshold_by_ratio:
+        return gain
+    ok = np.asarray(ok, dtype=bool) & ~np.isnan(gain)
+    if not ok.any():
+        return np.full(gain.shape, -np.inf)
+    average = gain[ok].mean()
+    return np.where(ok & (gain >= average - AVERAGE_TOLERANCE), np.asarray(measure("gain_ratio"), dtype=float),
+                    -np.inf)
+
+
+def cut_rule(settings: Settings, attribute: str) -> str:
+    """`cut_rank` in words, for a cut of `attribute` that does not compete."""
+    if settings.threshold_by_ratio:
+        return (f"C4.5 (Quinlan 1993) keeps only the threshold of {attribute} with the highest gain ratio among "
+                "its cuts whose gain is at least their average")
+    return f"C4.5 keeps only the threshold of {attribute} with the highest gain"
 
 
 @dataclass(frozen=True)
@@ -110,8 +142,9 @@ def block_best(settings: Settings, block: Block, ok: np.ndarray, reason: np.ndar
         return AttributeBest(-1, 0.0, 0.0, USED, n_ok)
     if n_ok == 0:
         return AttributeBest(-1, 0.0, 0.0, no_candidate_reason(block.known, reason), 0)
-    by_gain = ranks_by_gain(settings, block.kind)
-    rank = stats.gain if by_gain else stats.score_by(settings.criterion)
+    rank = cut_rank(settings, block.kind, ok, lambda name: getattr(stats, name))
+    if rank is None:
+        rank = stats.score_by(settings.criterion)
     masked = np.where(ok, rank, -np.inf)
     within = masked >= masked.max() - TIE
     best = int(np.argmax(within))
@@ -119,7 +152,7 @@ def block_best(settings: Settings, block: Block, ok: np.ndarray, reason: np.ndar
     gain = float(stats.gain_by(settings.criterion)[best])
     if settings.criterion != "gain_ratio":
         return AttributeBest(best, float(rank[best]), gain, OK, n_ok, ties)
-    if by_gain:
+    if ranks_by_gain(settings, block.kind):
         gain = float(stats.corrected_gain[best])
         if gain <= TIE:
             return AttributeBest(-1, 0.0, gain, NO_CORRECTED_GAIN, n_ok, ties)

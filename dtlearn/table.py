@@ -32,8 +32,8 @@ from .candidates import data_value_below
 from .data import label
 from .measures import KEPT_MEASURES_UP_TO
 from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
-                     SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, ranks_by_gain,
-                     scored_only, split_limits)
+                     SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, cut_rank, cut_rule,
+                     one_cut_competes, scored_only, split_limits)
 
 TABLE_COLUMNS = [
     "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",
@@ -155,8 +155,8 @@ class CandidateTable:
         the eligible row first; else, among the rows the split rules allow (an attribute left
         out as a whole: C4.5's average-gain rule, its corrected gain, ID3's reuse), the one its
         attribute would compete with; else any row. Within these, the highest by the measure
-        that picks an attribute's candidate (C4.5's thresholds: gain; else the score), the first
-        in the table on a tie."""
+        that picks an attribute's candidate (C4.5's thresholds: `splits.cut_rank`; else the
+        score), the first in the table on a tie."""
         score = np.nan_to_num(self.columns["score"], nan=-np.inf)
         eligible = self.columns["eligible"]
         allowed = eligible | np.isin(self.reason_code, ATTRIBUTE_REASONS)
@@ -165,8 +165,9 @@ class CandidateTable:
         for j, (start, stop) in enumerate(zip(self.starts[:-1], self.starts[1:])):
             if stop == start:
                 continue
-            by_gain = ranks_by_gain(settings, self.evaluation.blocks[j].kind)
-            rank = np.nan_to_num(self._block_values(j, "gain"), nan=-np.inf) if by_gain else score[start:stop]
+            rank = cut_rank(settings, self.evaluation.blocks[j].kind, allowed[start:stop],
+                            lambda name: self._block_values(j, name))
+            rank = score[start:stop] if rank is None else np.nan_to_num(rank, nan=-np.inf)
             for tier in (eligible[start:stop], allowed[start:stop], np.ones(stop - start, dtype=bool)):
                 if tier.any():
                     keep[start + int(np.argmax(np.where(tier, rank, -np.inf)))] = True  # the first of the highest
@@ -301,10 +302,10 @@ class CandidateTable:
             NO_KNOWN: "no row has a value for this attribute here",
             ONE_BRANCH: "all rows fall into one branch",
             SMALL_LEAF: f"a branch would hold less than min_samples_leaf = {label(s.min_samples_leaf)} rows",
-            FEW_CASES: f"fewer than two branches hold at least {label(s.min_branch_cases)} cases (J48's -M)",
-            SMALL_SIDE: "a side would hold fewer cases than J48's minimum for a threshold",
+            FEW_CASES: f"fewer than two branches hold at least {label(s.min_branch_cases)} cases (C4.5's -m, J48's -M)",
+            SMALL_SIDE: "a side would hold fewer cases than C4.5's minimum for a threshold",
             USED: "already tested on this path (ID3 tests an attribute once per path)",
-            NOT_BEST_THRESHOLD: f"C4.5 keeps only the threshold of {block.attribute} with the highest gain",
+            NOT_BEST_THRESHOLD: cut_rule(s, block.attribute),
             NO_CORRECTED_GAIN: "gain minus C4.5's threshold correction is not positive",
             BELOW_AVERAGE: f"gain is below the average gain {self.evaluation.average_gain:.4f} (C4.5 ranks by "
                            "gain ratio only the candidates with at least average gain)",
@@ -380,7 +381,7 @@ def _row_reasons(evaluation, block, best, ok, reason) -> np.ndarray:
     reason = reason.copy()
     if best.reason == USED:  # the reason a student needs first, whatever else holds
         return np.full_like(reason, USED)
-    if ranks_by_gain(settings, block.kind):
+    if one_cut_competes(settings, block.kind):
         others = ok.copy()
         if best.index >= 0:
             others[best.index] = False
@@ -406,7 +407,8 @@ def _tied_rows(evaluation, j: int, ok: np.ndarray) -> np.ndarray:
         return tied
     if evaluation.chosen_attribute == j:
         s = block.stats
-        rank = s.gain if ranks_by_gain(evaluation.settings, block.kind) else s.score_by(evaluation.settings.criterion)
+        rank = cut_rank(evaluation.settings, block.kind, ok, lambda name: getattr(s, name))
+        rank = s.score_by(evaluation.settings.criterion) if rank is None else rank
         tied = ok & (rank >= rank[best.index] - TIE)
         if tied.sum() < 2:
             tied[:] = False

@@ -31,7 +31,7 @@ import pandas as pd
 from . import derivation, typeset
 from .data import label
 from .measures import RANKED_BY
-from .settings import CRITERION_NAMES
+from .settings import CRITERION_NAMES, PRESET
 from .splits import USED
 from .steps import GROWTH_ACTIONS, SPLIT
 from .table import listed_table
@@ -42,9 +42,6 @@ __all__ = ["CRITERIA", "MAX_ROWS", "Part", "Question", "Worksheet", "file_name",
 
 ACTIONS = {"split": "a split", "leaf": "a leaf"}
 MAX_ROWS = 40  # training rows printed; a longer table is cut and the sheet says so
-ALGORITHM_NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki & Meira's decision tree"}
-ALGORITHM_SOURCES = {"id3": "Quinlan 1986", "c45": "Quinlan 1993", "cart": "Breiman et al. 1984",
-                     "zaki": "Zaki & Meira 2014, ch. 19"}
 
 
 def _symbol(latex: str, plain_text: str, attribute: str | None = None) -> Math:
@@ -150,7 +147,7 @@ def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: i
         part = _split_part(step, tree, number, digits) if step.action == SPLIT else _leaf_part(step, tree, number)
         parts.append(part)
         number += len(part.questions)
-    name = ALGORITHM_NAMES.get(settings.algorithm, settings.algorithm)
+    name = PRESET[settings.algorithm].name if settings.algorithm in PRESET else settings.algorithm
     table = dataset or f"the table predicting {tree.data.target}"
     steps = f"step {first_step}" if first_step == last else f"steps {first_step} to {last}"
     columns, rows = _table(tree.data.frame)
@@ -167,9 +164,7 @@ def file_name(dataset: str, algorithm: str, first: int, last: int, *, solution: 
 
 def _introduction(settings, digits: int) -> Text:
     criterion = CRITERIA[settings.criterion]
-    name = ALGORITHM_NAMES.get(settings.algorithm, settings.algorithm)
-    cited = ALGORITHM_SOURCES.get(settings.algorithm)
-    algorithm = f"{name} ({cited})" if cited else name
+    algorithm = PRESET[settings.algorithm].cited if settings.algorithm in PRESET else settings.algorithm
     rounding = "whole numbers" if digits == 0 else f"{digits} decimal{'s' if digits != 1 else ''}"
     return (f"{algorithm} grows the tree top down. At each node it scores every candidate test and splits on "
             f"the best by {CRITERION_NAMES[settings.criterion]} ({criterion.source}); the node's impurity is its "

@@ -20,7 +20,7 @@ from . import cut_labels
 from .common import plain
 
 FONT = dict(size=16)
-MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain"}
+MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio"}
 
 
 def colour(classes, cls) -> str:

@@ -22,7 +22,7 @@ import dtlearn
 from dtlearn import derivation, jit
 from dtlearn.data import Dataset, label, labelled
 from dtlearn.identifiers import identifier_columns
-from dtlearn.settings import CRITERION_NAMES
+from dtlearn.settings import CRITERION_NAMES, PRESET
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.warmup import warm_up
 from pages import jobs, memory, store
@@ -33,17 +33,8 @@ KINDS = ("categorical", "numeric", "ignore")
 # The Step page's expanders that stay open across steps and pages (app.keep_values):
 THRESHOLDS_OPEN = "thresholds_open"  # the threshold chart
 FAMILY_OPEN = "family_open_"  # + "entropy" / "gini" / "squared_error": a candidate's other measures
-ALGORITHM_TITLES = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "zaki": "Zaki"}
-ALGORITHM_NOTES = {
-    "id3": "Quinlan (1986): information gain, one branch per value, each attribute once per path.",
-    "c45": "Quinlan (1993): gain ratio among the splits with at least average gain; binary cuts on numbers.",
-    "cart": "Breiman et al. (1984): binary splits only, Gini index, subsets of values for categories; "
-            "squared error for a numeric target (regression).",
-}
-if "zaki" in dtlearn.PRESETS:
-    _zaki = dtlearn.PRESETS["zaki"]
-    ALGORITHM_NOTES["zaki"] = (f"Zaki & Meira, DECISIONTREE(D, η, π): binary splits by information gain; a leaf at "
-                               f"η = {label(_zaki.leaf_size)} rows or purity π = {label(_zaki.min_purity)}.")
+ALGORITHM_TITLES = {key: preset.title for key, preset in PRESET.items()}  # the sidebar's, short
+ALGORITHM_NOTES = {key: preset.summary for key, preset in PRESET.items()}
 CRITERION_TITLES = dtlearn.settings.CRITERION_TITLES
 DIGITS = ("3", "4", "all")  # the sidebar's precision: decimals of every number shown
 PRACTICE_MODES = ("check", "guess", "hand", "worksheet")
@@ -387,14 +378,15 @@ def check(choices: Choices) -> str | None:
     return None
 
 
-def compared(source: str, target: str, kinds: tuple, settings: tuple):
-    """Every algorithm on the prepared data, with `settings` applied to each one that accepts
+def compared(source: str, target: str, kinds: tuple, settings: tuple, algorithms: tuple):
+    """The algorithms on the prepared data, with `settings` applied to each one that accepts
     them (dtlearn.comparison.compare_algorithms: 5-fold cross-validation, seed 0)."""
     from dtlearn.comparison import compare_algorithms
 
     data = prepared(source, target, kinds)
-    return computed("Growing and cross-validating the four trees…", ("compared", source, target, kinds, settings),
-                    lambda: compare_algorithms(data, dict(settings)))
+    return computed("Growing and cross-validating the four trees…",
+                    ("compared", source, target, kinds, settings, algorithms),
+                    lambda: compare_algorithms(data, dict(settings), algorithms=algorithms))
 
 
 # Routing. Because this folder is called pages/, Streamlit also registers its files as pages

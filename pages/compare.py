@@ -1,21 +1,22 @@
-"""Compare: ID3, C4.5, CART and Zaki & Meira's algorithm grown on the same data, side by side."""
+"""Compare: ID3, C4.5, CART and Zaki & Meira's algorithm grown on the same data, side by side.
+C4.5 is the version the sidebar chose (the 1993 book's or release 8, Weka's J48), J48 when
+another algorithm is chosen (`dtlearn.comparison.with_version`)."""
 
 import streamlit as st
 
 from dtlearn import shorten
 from dtlearn.data import label
 from dtlearn.derivation import number
-from dtlearn.settings import OPTION
+from dtlearn.comparison import with_version
+from dtlearn.settings import OPTION, PRESET
 from pages import common, stage
 from pages.common import algorithm_title, md
 
-TITLES = {"id3": "ID3 (Quinlan 1986)", "c45": "C4.5 (Quinlan 1993)", "cart": "CART (Breiman et al. 1984)",
-          "zaki": "Zaki & Meira (2014)"}
 CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
 
 
 def title(algorithm: str) -> str:
-    return TITLES.get(algorithm, algorithm_title(algorithm))
+    return PRESET[algorithm].cited if algorithm in PRESET else algorithm_title(algorithm)
 
 
 def shown(value) -> str:
@@ -70,7 +71,8 @@ v = common.view()
 c = v.choices
 # Each algorithm keeps its own criterion (it is what makes C4.5 C4.5); the other settings are shared.
 shared = tuple((name, value) for name, value in c.settings if name != "criterion")
-comparison = common.compared(c.source, c.target, c.kinds, shared)
+comparison = common.compared(c.source, c.target, c.kinds, shared, with_version(c.algorithm))
+c45 = next(a for a in with_version(c.algorithm) if PRESET[a].family == "c45")  # the version grown here
 regression = comparison.task == "regression"
 score = "MSE" if regression else "accuracy"
 
@@ -84,10 +86,11 @@ else:
     st.title("Compare the algorithms")
     st.markdown(line)
 INTRO = ("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information gain with one branch per value; "
-           "C4.5 (Quinlan 1993) by gain ratio among the splits with at least average gain; CART (Breiman et al. "
-           "1984) by Gini gain over binary splits; Zaki & Meira (2014) by information gain over binary splits, "
-           "stopping at small or pure nodes. Each keeps its own split criterion; the sidebar's other settings "
-           "apply to every algorithm that accepts them.")
+         f"{title(c45)} by gain ratio among the splits with at least average gain; CART (Breiman et al. "
+         "1984) by Gini gain over binary splits; Zaki & Meira (2014) by information gain over binary splits, "
+         "stopping at small or pure nodes. Each keeps its own split criterion; the sidebar's other settings "
+         "apply to every algorithm that accepts them. The sidebar's algorithm menu picks which C4.5: the 1993 "
+         "book's or Release 8 (Weka's J48).")
 if not common.projector():  # a projector's first screen is for the trees
     st.caption(INTRO)
     st.subheader("The four trees")
@@ -155,7 +158,7 @@ if comparison.applied:
     st.caption("At the root, for each attribute's best candidate (ID3 and C4.5: one branch per value of a category; "
                "C4.5, CART and Zaki: the best cut of a number; CART and Zaki: the best binary subset of a "
                "category's values), the measure each algorithm ranks by. Shaded: the root each one chose. C4.5 "
-               "ranks by gain ratio only the candidates whose gain is at least the average gain, and its gain "
-               "ratio of a cut subtracts log₂(cuts)/N from the gain (Quinlan 1996), so its root need not head "
-               "its column.")
+               "ranks by gain ratio only the candidates whose gain is at least the average gain"
+               + (", and its gain ratio of a cut subtracts log₂(cuts)/N from the gain (Quinlan 1996)"
+                  if PRESET[c45].settings.threshold_correction else "") + ", so its root need not head its column.")
 

@@ -175,11 +175,16 @@ def threshold_chart(step, tree, candidates) -> str:
         figure = charts.regression_threshold_chart(rows, attribute, tree.target, cut, tested)
         below = f"the mean {md(tree.target)} on each side"
     else:
-        measure = "gini_gain" if tree.settings.criterion == "gini" else "gain"
+        by_ratio = tree.settings.criterion == "gain_ratio" and tree.settings.threshold_by_ratio
+        measure = "gini_gain" if tree.settings.criterion == "gini" else "gain_ratio" if by_ratio else "gain"
         figure = charts.threshold_chart(rows, attribute, tree.classes, measure, cut, tested)
         below = "how many rows of each class fall on each side (solid ≤, dotted >)"
-    note = (" C4.5 keeps each attribute's cut with the highest gain, then compares attributes by gain ratio."
-            if tree.settings.criterion == "gain_ratio" and not tree.is_regression else "")
+    note = ""
+    if tree.settings.criterion == "gain_ratio" and not tree.is_regression:
+        note = (" C4.5 (Quinlan 1993) keeps each attribute's cut with the highest gain ratio among its cuts of at "
+                "least average gain, then compares attributes by gain ratio."
+                if tree.settings.threshold_by_ratio else
+                " C4.5 keeps each attribute's cut with the highest gain, then compares attributes by gain ratio.")
     st.caption(f"Cuts lie midway between neighbouring values; hollow points break a rule.{note} Below: {below}.")
     st.plotly_chart(figure, key=f"thresholds_{step.number}")
     return attribute

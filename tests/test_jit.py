@@ -49,6 +49,8 @@ CASES = [  # (dataset, missing values added, algorithm, pruning): every kind of 
     ("iris", True, "c45", "pessimistic"),  # rows shared among branches (C4.5's weights)
     ("iris", True, "cart", None),  # surrogate splits
     ("glass", False, "c45", None),  # six classes
+    ("iris", True, "c45_1993", None),  # a number's cut by gain ratio (the 1993 book's C4.5), rows shared
+    ("glass", False, "c45_1993", None),
     ("tips", False, "cart", "cost_complexity"),  # regression
 ]
 
