@@ -76,12 +76,15 @@ def step_page(app, table) -> None:
     shown = app.frames()[-1]
     cuts = {"x0": ROWS - 1, "x1": table["x1"].nunique() - 1}  # one cut between every two distinct values
     note = next(c for c in captions(app) if "candidates of" in c)
-    assert note.startswith(f"200 of {cuts['x0']:,} candidates of x0 listed (the best by gain ratio); "
-                           f"200 of {cuts['x1']:,} candidates of x1 listed")
+    # x1's own cut (J48 picks it by gain) is listed too when it is not among the 200 best by ratio
+    listed = re.match(rf"200 of {cuts['x0']:,} candidates of x0 listed \(the best by gain ratio\); "
+                      rf"(200|201) of {cuts['x1']:,} candidates of x1 listed", note)
+    assert listed, note
     attribute = shown["candidate"].str.removeprefix("✓ ").str.split(" ").str[0]
-    assert attribute.value_counts().to_dict() == {"x0": 200, "x1": 200, "c": 1}  # c: one multiway row
+    assert attribute.value_counts().to_dict() == {"x0": 200, "x1": int(listed[1]), "c": 1}  # c: one multiway row
     chosen = shown[shown["candidate"].str.startswith("✓")]
-    assert chosen["candidate"].tolist() == ["✓ x0 ≤ 99999.5"]
+    # written as C4.5 writes its cut: the largest training value not above the midpoint 99999.5
+    assert chosen["candidate"].tolist() == ["✓ x0 ≤ 99999"]
     # 1 bit of gain over a split info of 1 bit, less C4.5's correction log2(cuts)/N (Quinlan 1996);
     # the cuts it counts (those leaving enough rows on each side) are a few short of 199,999
     assert round(float(chosen["★ Gain ratio"].iloc[0]), 6) == round(1 - math.log2(ROWS - 1) / ROWS, 6)
