@@ -535,7 +535,11 @@ def worksheet_ui(v) -> None:
     if total == 0:
         st.info("This tree has no growth step to make a worksheet of.")
         return
-    first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
+    if total == 1:  # a range over one step is no choice (and Streamlit refuses a slider from 1 to 1)
+        st.caption("This tree has a single step, the decision at the root: the worksheet covers it (Step 1).")
+        first = last = 1
+    else:
+        first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
     sheet = worksheet.worksheet(tree, first, last, digits=common.digits() or 6, dataset=v.title)
     columns = st.columns(4)
     for i, (solution, fmt) in enumerate(((False, "latex"), (True, "latex"), (False, "markdown"), (True, "markdown"))):
