@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 import dtlearn
 from dtlearn import shorten
+from dtlearn.evaluation import split_indices, subset
 from pages import charts, common
 from pages.common import Choices, md
 
@@ -112,7 +113,14 @@ def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, v
                    pair: tuple | None) -> TrainingPart:
     if pair is not None:
         data = data.select(list(pair))
-    train, held, _ = dtlearn.train_validation_test_split(data, validation=validation, test=0, seed=seed)
+    parts = split_indices(data, [1 - validation, validation], seed)  # as train_validation_test_split
+    if not all(len(part) for part in parts):  # a tiny table: the rows left over by rounding go to the larger part
+        n, empty = len(data.frame), "training" if not len(parts[0]) else "validation"
+        raise dtlearn.DataError(
+            f"A validation share of {validation:.0%} of {n} row{'s' if n != 1 else ''} leaves the {empty} part "
+            "empty; the validation methods grow the tree on the one and judge each prune on the other. Choose "
+            "another share, or pessimistic pruning (Quinlan 1993), which needs no validation set.")
+    train, held = (subset(data, part) for part in parts)
     base = dtlearn.fit(train, algorithm, **grow_settings)
     # accuracy against size: a classification chart (the page shows none for a numeric target)
     curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, held)
