@@ -586,9 +586,12 @@ def stepper_ui(k: int, total: int, go, prefix: str = "", next_label: str = "Next
         if side is not None:
             side(row[4])
         return
+    if total == 0:  # a slider from 0 to 0 is no choice (Streamlit refuses one): said instead
+        row[4].caption(f"{slider_label} 0 of 0: nothing to step through.")
+        return
     slider = (prefix or "step_") + "slider"
     st.session_state[slider] = k
-    row[4].slider(f"{slider_label} {k} of {total}", 0, max(total, 1), key=slider, disabled=total == 0,
+    row[4].slider(f"{slider_label} {k} of {total}", 0, total, key=slider,
                   on_change=lambda: go(st.session_state[slider]))
 
 
