@@ -32,6 +32,7 @@ from .data import DataError
 GROWING = "Set a Max depth, raise the Min leaf size, or mark many-valued columns as 'ignore'"
 SUBSETS = "Choose a smaller Largest value set |V|, or mark the column as 'ignore'"
 REPEATED = "Use fewer folds or a smaller sample of the rows"
+DRAWING = "Draw less of the tree: set a Max depth, raise the Min leaf size, or mark many-valued columns as 'ignore'"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Budget:
     seconds: float | None = None  # processor time of the computing thread
     nodes: int | None = None  # nodes of one tree
     cells: int | None = None  # numbers a tree keeps per node, summed: nodes x classes (each a Python float)
+    wall: float | None = None  # seconds on the wall's clock, waiting included (a page: what a student waits)
 
 
 class TooCostly(DataError):
@@ -59,6 +61,7 @@ class _Context:
     report: object  # callable(stage: str, done: float | None, detail: str) or None
     seconds: float | None = None  # what this block was allowed (a share: less than the budget's)
     cancelled: object = None  # callable() -> bool, or None
+    wall_deadline: float = float("inf")  # time.monotonic() past which the wall's clock says stop
 
 
 _current: ContextVar[_Context | None] = ContextVar("dtlearn_budget", default=None)
@@ -74,7 +77,11 @@ def within(budget: Budget, report=None, cancelled=None):
     The clock is the thread's processor time, not the wall's: a server busy with thirty
     sessions makes every computation wait, and waiting is not the computation's cost."""
     deadline = time.thread_time() + budget.seconds if budget.seconds is not None else float("inf")
-    token = _current.set(_Context(budget, deadline, report, budget.seconds, cancelled))
+    outer = _current.get()  # a computation inside a page: the page's wall clock and caller still hold
+    wall = time.monotonic() + budget.wall if budget.wall is not None else float("inf")
+    wall = min(wall, outer.wall_deadline) if outer is not None else wall
+    cancelled = cancelled if cancelled is not None or outer is None else outer.cancelled
+    token = _current.set(_Context(budget, deadline, report, budget.seconds, cancelled, wall))
     try:
         yield
     finally:
@@ -94,7 +101,8 @@ def share(parts: int):
         return
     now = time.thread_time()
     allowed = max(context.deadline - now, 0.0) / max(parts, 1)  # the last part: all that is left
-    token = _current.set(_Context(context.budget, now + allowed, context.report, allowed, context.cancelled))
+    token = _current.set(_Context(context.budget, now + allowed, context.report, allowed, context.cancelled,
+                                  context.wall_deadline))
     try:
         yield
     finally:
@@ -116,7 +124,8 @@ def part(index: int, count: int, name: str):
         whole = (index + min(max(done or 0.0, 0.0), 1.0)) / count
         outer(stage, whole, f"{name} {index + 1} of {count}" + (f", {detail}" if detail else ""))
 
-    token = _current.set(_Context(context.budget, context.deadline, report, context.seconds, context.cancelled))
+    token = _current.set(_Context(context.budget, context.deadline, report, context.seconds, context.cancelled,
+                                  context.wall_deadline))
     try:
         yield
     finally:
@@ -137,6 +146,18 @@ def check_time(advice: str = GROWING) -> None:
     if context is not None and time.thread_time() > context.deadline:
         raise TooCostly(f"This needs more than the {_seconds(context.seconds)} of computing allowed here "
                         f"for one result. {advice}.")
+    if context is not None and time.monotonic() > context.wall_deadline:
+        raise TooCostly(f"This needs more than the {_seconds(context.budget.wall)} a page may take. {advice}.")
+
+
+def time_left() -> float | None:
+    """Seconds the current computation has left, by the processor's clock or the wall's, whichever
+    ends first (None without a limit): what a child process it starts may take (`layout`)."""
+    context = _current.get()
+    if context is None:
+        return None
+    left = min(context.deadline - time.thread_time(), context.wall_deadline - time.monotonic())
+    return None if left == float("inf") else max(left, 0.0)
 
 
 def check_nodes(count: int, advice: str = GROWING) -> None:
@@ -163,6 +184,11 @@ def report(stage: str, done: float | None = None, detail: str = "") -> None:
     context = _current.get()
     if context is not None and context.report is not None:
         context.report(stage, done, detail)
+
+
+def seconds_text(seconds: float | None) -> str:
+    """Seconds as a message says them: '60 seconds', '0.25 seconds'."""
+    return _seconds(seconds)
 
 
 def _seconds(seconds: float | None) -> str:

@@ -134,6 +134,29 @@ def test_budgets_nest_and_restore():
         assert budget.current() is outer
 
 
+def test_a_wall_clock_budget_counts_waiting_and_holds_inside_nested_budgets():
+    """A page's budget (Budget.wall): waiting counts, unlike a computation's processor time, and a
+    computation the page runs inside it cannot outlast it, whatever its own budget."""
+    with budget.within(budget.Budget(wall=0.3), cancelled=lambda: False):
+        assert 0.2 < budget.time_left() <= 0.3
+        time.sleep(0.1)
+        budget.check_time()
+        with budget.within(budget.Budget(seconds=60)):  # the app's computing budget, inside the page
+            assert budget.time_left() <= 0.2  # the page's end, not 60 s
+            time.sleep(0.25)
+            with pytest.raises(dtlearn.TooCostly, match=r"more than the time a page may take\. Set a Max depth"):
+                budget.check_time()
+        with pytest.raises(dtlearn.TooCostly, match=r"more than the 0\.3 seconds a page may take"):
+            budget.check_time()
+    assert budget.time_left() is None  # no budget: no limit
+
+
+def test_a_nested_budget_keeps_its_callers_cancellation():
+    with budget.within(budget.Budget(wall=60), cancelled=lambda: True), budget.within(budget.Budget(seconds=60)):
+        with pytest.raises(budget.Cancelled):
+            budget.check_time()
+
+
 def _burn(seconds: float) -> None:
     start = time.thread_time()
     while time.thread_time() - start < seconds:
