@@ -17,6 +17,7 @@ import streamlit as st
 
 import dtlearn
 from pages import common, stage
+from dtlearn.quantities import CLASS_CRITERIA
 from dtlearn.settings import OPTIONS
 from dtlearn.shorten import shown
 from pages.common import FAMILY_OPEN, KINDS, THRESHOLDS_OPEN, UPLOAD, Choices, md
@@ -452,6 +453,10 @@ def setting_ui(option, where, regression: bool) -> None:
         return
     if option.kind in ("choice", "weights"):
         choices = menu(option)
+        if option.name == "criterion":  # a target with classes: squared error ranks numbers only
+            choices = [c for c in choices if c in CLASS_CRITERIA]
+            if st.session_state.get(key) not in choices:  # a link's squared_error: the preset's
+                st.session_state[key] = preset_value(st.session_state["algo"], key)
         names = {menu_value(option, value): words for value, words in option.names.items()}
         where.selectbox(option.label, choices, key=key, format_func=lambda v: names.get(v, str(v)), help=option.help)
         return

@@ -44,7 +44,7 @@ QUANTITIES = {q.key: q for q in (
     Quantity("branch_entropy", "Entropy of a branch, Ent(D_v)", "entropy", None, per_branch=True),
     Quantity("entropy_after", "Weighted entropy after the split", "entropy", "entropy_after"),
     Quantity("gain", "Information gain", "entropy", "gain"),
-    Quantity("split_info", "Split information, IV", "entropy", "split_info"),
+    Quantity("split_info", "Split information, SplitInfo(a)", "entropy", "split_info"),
     Quantity("gain_ratio", "Gain ratio", "entropy", "gain_ratio"),
     Quantity("node_gini", "Gini index of the node, Gini(D)", "gini", "gini_before"),
     Quantity("branch_gini", "Gini index of a branch, Gini(D_v)", "gini", None, per_branch=True),

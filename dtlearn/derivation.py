@@ -11,8 +11,10 @@ and Breiman et al. (1984), written out so a student can redo each line by hand.
 
     Ent(D)    = -sum_k p_k log2 p_k                       Gini(D) = 1 - sum_k p_k^2
     Gain      = rho (Ent(D~) - sum_v |D~_v|/|D~| Ent(D~_v))     (D~: rows whose value is known)
-    IV        = -sum_v |D_v|/|D| log2 |D_v|/|D|  (the unknown rows as one more part)
-    GainRatio = Gain / IV                          Gini gain = rho (Gini(D~) - sum_v ... Gini(D~_v))
+    SplitInfo = -sum_v |D_v|/|D| log2 |D_v|/|D|  (the unknown rows as one more part)
+    GainRatio = Gain / SplitInfo                   ΔGini = rho (Gini(D~) - sum_v ... Gini(D~_v))
+
+The symbols and names are `dtlearn.quantities`'.
 
 Every name or value that comes from a data file goes through `text()`: escaped for LaTeX
 and put inside \\text{...}, so a column called ``a}\\text{x}$`` prints as itself.
@@ -32,9 +34,12 @@ import pandas as pd
 
 from .data import Dataset, label, labels_of
 from .measures import SplitStats
+from .quantities import QUANTITIES
 from .routing import branches
 from .shorten import LABEL_CHARS, grouped, shown, shown_branch
 from .steps import Growth
+
+_SYMBOL = {key: q.latex for key, q in QUANTITIES.items()}
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -335,10 +340,10 @@ def _split_parts(r: _Row) -> np.ndarray:
 
 
 def split_information(row: Mapping, digits: int | None = DIGITS) -> str:
-    """IV(a): the entropy of the branch sizes (the unknown rows as one more part)."""
+    """SplitInfo(a): the entropy of the branch sizes (the unknown rows as one more part)."""
     r = _row(row)
     parts = _split_parts(r)
-    name = r"\mathrm{IV}(" + _attribute(r) + ")"
+    name = _SYMBOL["split_info"] + "(" + _attribute(r) + ")"
     if parts.sum() <= 0 or (parts > 0).sum() < 2:
         return name + " = 0"
     note = r"\quad\text{(last term: the " + weight(r.missing) + r" unknown)}" if r.has_missing else ""
@@ -346,7 +351,7 @@ def split_information(row: Mapping, digits: int | None = DIGITS) -> str:
 
 
 def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
-    """GainRatio = Gain / IV; with C4.5's threshold correction, the corrected gain first."""
+    """GainRatio = Gain / SplitInfo; with C4.5's threshold correction, the corrected gain first."""
     r = _row(row)
     gain, info = r.value("gain"), r.value("split_info")
     name = r"\mathrm{GainRatio}(D, " + _attribute(r) + ")"
@@ -361,7 +366,7 @@ def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
                             r"\text{(C4.5's correction for choosing among " + count + r" thresholds)}"))
         gain, top = corrected, r"\mathrm{Gain}'"
     if info <= 0:
-        lines.append(name + r" = 0\quad\text{(IV = 0: a single branch holds every row)}")
+        lines.append(name + r" = 0\quad\text{(split information 0: a single branch holds every row)}")
         return lines
     if gain <= 0:
         lines.append(name + r" = 0\quad\text{(" + ("the corrected gain" if r.correction else "the gain")
@@ -369,8 +374,8 @@ def gain_ratio(row: Mapping, digits: int | None = DIGITS) -> list[str]:
         return lines
     ratio = r.value("gain_ratio")
     by_hand = _ratio_from_shown(gain, info, ratio, digits)
-    lines.append(_noted(name + r" = \frac{" + top + r"}{\mathrm{IV}} = \frac{" + number(gain, digits) + "}{"
-                        + number(info, digits) + "} = " + number(ratio, digits), ratio, by_hand, digits))
+    lines.append(_noted(name + r" = \frac{" + top + "}{" + _SYMBOL["split_info"] + r"} = \frac{" + number(gain, digits)
+                        + "}{" + number(info, digits) + "} = " + number(ratio, digits), ratio, by_hand, digits))
     return lines
 
 
@@ -446,6 +451,13 @@ class Section:
     title: str
     lines: tuple[str, ...]
     family: str  # "node", "entropy" (gain, gain ratio), "gini" or "squared_error"
+    introduces: tuple[str, ...] = ()  # the quantities (dtlearn.quantities) whose other names it says
+
+    @property
+    def other_names(self) -> str:
+        """'Split information (SplitInfo) is split info(X) in Quinlan (1993), ...': each quantity
+        the section introduces, with the textbooks' names for it."""
+        return " ".join(QUANTITIES[key].introduced for key in self.introduces if QUANTITIES[key].also)
 
 
 def shortened(row: Mapping, classes: Sequence[str], limit: int | None = LABEL_CHARS) -> tuple[dict, tuple]:
@@ -475,7 +487,7 @@ def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS
 
     >>> [s.title for s in derivation({"branch_counts": ((3, 2), (0, 4)), "n": 9, "known": 1}, ("No", "Yes"))]
     ['The node', 'Entropy before and after the split', 'Information gain', \
-'Split information and gain ratio', 'Gini index']
+'Split information and gain ratio', 'Gini index and Gini gain']
     """
     if limit is not None:
         row, classes = shortened(row, classes, limit)
@@ -491,11 +503,13 @@ def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS
         Section("The node", (node_counts(row, classes),) + ((share,) if share else ()), "node"),
         Section("Entropy before and after the split", (entropy_of_node(row, classes, d),
                                                        *branch_entropies(row, classes, d), weighted_entropy(row, d)),
-                "entropy"),
-        Section("Information gain", (information_gain(row, d),), "entropy"),
-        Section("Split information and gain ratio", (split_information(row, d), *gain_ratio(row, d)), "entropy"),
-        Section("Gini index", (gini_of_node(row, classes, d), *branch_ginis(row, classes, d), weighted_gini(row, d),
-                               gini_gain(row, d)), "gini"),
+                "entropy", ("entropy_before", "entropy_after")),
+        Section("Information gain", (information_gain(row, d),), "entropy", ("gain",)),
+        Section("Split information and gain ratio", (split_information(row, d), *gain_ratio(row, d)), "entropy",
+                ("split_info", "gain_ratio")),
+        Section("Gini index and Gini gain", (gini_of_node(row, classes, d), *branch_ginis(row, classes, d),
+                                             weighted_gini(row, d), gini_gain(row, d)), "gini",
+                ("gini_before", "gini_after", "gini_gain")),
     )
 
 
@@ -526,7 +540,7 @@ def regression_derivation(row: Mapping, digits: int | None = DIGITS) -> tuple[Se
                   number((before - after) / n if n else 0.0, d4)),
     ]
     return (Section("The node and its branches", tuple(node), "node"),
-            Section("Decrease in mean squared error", tuple(sse), "squared_error"))
+            Section("Decrease in mean squared error", tuple(sse), "squared_error", ("score",)))
 
 
 def measures(row: Mapping) -> dict[str, float]:

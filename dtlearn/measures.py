@@ -6,7 +6,7 @@ whose value is unknown; they take part as in C4.5 (Quinlan 1993):
 
     rho        = known weight / total weight
     Gain       = rho * (Ent(D~) - sum_v r~_v Ent(D~_v)),  r~_v = |D~_v| / |D~|
-    split_info = IV with the unknown rows as one extra branch
+    split_info = SplitInfo with the unknown rows as one extra branch
     Gain'      = Gain - log2(#cuts) / N           (C4.5 release 8's threshold correction)
     gain_ratio = Gain' / split_info                (Gain' = Gain where no correction applies)
 
@@ -22,8 +22,10 @@ from functools import cached_property
 import numpy as np
 
 from .impurity import entropy_of, error_of, gini_of, sum_last
+from .quantities import CLASS_CRITERIA
+from .quantities import RANKED_BY as _RANKED_BY
 
-RANKED_BY = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio"}  # criterion -> the measure it ranks by
+RANKED_BY = {c: _RANKED_BY[c] for c in CLASS_CRITERIA}  # criterion -> the SplitStats measure it ranks by
 
 
 def ratio(numerator, denominator):

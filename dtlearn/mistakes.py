@@ -29,6 +29,7 @@ from .candidates import data_value_below
 from .data import label
 from .answers import QUANTITIES, Grade, Reading, Work, agrees, read_answer, textbook, truncated
 from .measures import RANKED_BY, SplitStats
+from . import quantities
 from .splits import TIE_RULE
 from .table import candidate_name
 
@@ -281,7 +282,7 @@ CHOICES = {m.key: m for m in (
             "C4.5 looks for the largest value not above the midpoint among all the training rows "
             "(Quinlan 1993; J48 the same), so the cut may be a value no row at this node holds.", {}),
 )}
-MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain"}
+MEASURE_NAMES = {key: quantities.QUANTITIES[key].name for key in ("gain", "gain_ratio", "gini_gain")}
 
 
 def grade_choice(work: Work, key: str, entered: str) -> Grade:

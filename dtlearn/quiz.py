@@ -23,14 +23,14 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .measures import RANKED_BY
+from .quantities import QUANTITIES
 from .settings import PRESET
 from .splits import TIE_RULE
 from .steps import LEAF, SPLIT
 from .table import candidate_name, listed_table
 
 LEAF_GUESS = None  # the guess "this node becomes a leaf"
-MEASURE_NAMES = {"gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
-                 "score": "decrease in mean squared error"}
+MEASURE_NAMES = {key: QUANTITIES[key].name for key in ("gain", "gain_ratio", "gini_gain", "score")}
 ALGORITHM_NAMES = {key: preset.name for key, preset in PRESET.items()}
 POINTS = {"right": 1.0, "half": 0.5, "wrong": 0.0}
 

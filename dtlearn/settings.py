@@ -27,9 +27,10 @@ import math
 import numbers
 from dataclasses import asdict, dataclass, field, fields, replace
 
+from .quantities import CLASS_CRITERIA, QUANTITIES, RANKED_BY, ranked_name
+
 CRITERIA = ("entropy", "gini", "gain_ratio", "squared_error")
-CRITERION_NAMES = {"entropy": "information gain", "gini": "Gini gain", "gain_ratio": "gain ratio",
-                   "squared_error": "decrease in mean squared error"}
+CRITERION_NAMES = {c: ranked_name(c) for c in CRITERIA}  # what each ranks by, in a sentence
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def _plain(number) -> str:
     return f"{number:g}"
 
 
-CRITERION_TITLES = {"entropy": "Information gain (entropy)", "gini": "Gini gain", "gain_ratio": "Gain ratio"}
+CRITERION_TITLES = {c: QUANTITIES[RANKED_BY[c]].title for c in CLASS_CRITERIA}  # the menu's words
 
 OPTIONS: tuple[Option, ...] = (
     Option("criterion", "choice", "Split criterion", "What ranks the candidate splits.", choices=CRITERIA,

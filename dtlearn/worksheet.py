@@ -31,6 +31,7 @@ import pandas as pd
 from . import derivation, typeset
 from .data import label
 from .measures import RANKED_BY
+from .quantities import QUANTITIES
 from .settings import CRITERION_NAMES, PRESET
 from .splits import USED
 from .steps import GROWTH_ACTIONS, SPLIT
@@ -68,15 +69,16 @@ class Criterion:
         ranked = CRITERION_NAMES[self.key]
         if self.key == "gain_ratio":
             return ("gain ", _symbol(*VALUE_SYMBOLS["gain"], attribute), ", the split information ",
-                    Math(r"\mathrm{IV}(" + derivation.text(attribute) + ")", f"IV({attribute})"),
+                    Math(QUANTITIES["split_info"].latex + "(" + derivation.text(attribute) + ")",
+                         f"{QUANTITIES['split_info'].plain}({attribute})"),
                     f" and the {ranked} ", _symbol(*VALUE_SYMBOLS["gain_ratio"], attribute))
         return (f"{ranked} ", _symbol(*VALUE_SYMBOLS[RANKED_BY[self.key]], attribute))
 
 
-VALUE_SYMBOLS = {"gain": (r"\mathrm{Gain}", "Gain"), "corrected_gain": (r"\mathrm{Gain}'", "Gain'"),
-                 "split_info": (r"\mathrm{IV}", "IV"), "gain_ratio": (r"\mathrm{GainRatio}", "GainRatio"),
-                 "gini_gain": (r"\Delta\mathrm{Gini}", "ΔGini"), "entropy_before": (r"\mathrm{Ent}(D)", "Ent(D)"),
-                 "gini_before": (r"\mathrm{Gini}(D)", "Gini(D)")}
+VALUE_SYMBOLS = {key: (QUANTITIES[key].latex, QUANTITIES[key].plain)
+                 for key in ("gain", "corrected_gain", "split_info", "gain_ratio", "gini_gain")}
+VALUE_SYMBOLS |= {key: (QUANTITIES[key].latex + "(D)", QUANTITIES[key].plain + "(D)")
+                  for key in ("entropy_before", "gini_before")}
 _SHARES = (", where ", Math("p_k", "p_k"), " is the share of class ", Math("k", "k"), " among the node's rows.")
 _ENTROPY_RULE = ("Entropies use logarithms to base 2: ",
                  Math(r"\mathrm{Ent}(D) = -\sum_k p_k \log_2 p_k", "Ent(D) = −Σ p_k log2 p_k"), *_SHARES)
@@ -202,7 +204,7 @@ def _family_lines(sections, criterion: str) -> list[str]:
 
 
 def _values(row, columns, digits: int) -> Text:
-    """Gain = 0.247, IV = 1.577, ...: each value after its symbol."""
+    """Gain = 0.247, SplitInfo = 1.577, ...: each value after its symbol."""
     out: list = []
     for c in columns:
         written = derivation.number(row[c], digits)

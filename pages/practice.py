@@ -9,6 +9,7 @@ import streamlit as st
 
 from dtlearn import grading, quiz, record
 from dtlearn.data import label
+from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
 from pages import common, printing, quiz_state, stage
@@ -497,10 +498,10 @@ def _hand_options(step) -> dict:
     if step.candidates is None or not len(table):
         return options
     best = step.candidates.best_rows()
-    ranked = common.CRITERION_TITLES.get(step.origin.settings.criterion, "score")
+    ranked = CRITERION_NAMES.get(step.origin.settings.criterion, "score")
     for i in list(best) + [i for i in table.index[:400] if i not in set(best)]:
         row = table.loc[int(i)]
-        options[str(row["test"])] = f"{candidate_text(row)} ({ranked.lower()} {float(row['score']):.4f})"
+        options[str(row["test"])] = f"{candidate_text(row)} ({ranked} {float(row['score']):.4f})"
     return options
 
 

@@ -9,13 +9,14 @@ import pandas as pd
 import streamlit as st
 
 from dtlearn import derivation
+from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.table import LISTED_ROWS
 from pages import charts, common, drawing, stage
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 from pages.tables import candidate_text, display_table, family_table, named, show_rows
 
-FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index",
+FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index and Gini gain",
                  "squared_error": "squared error"}
 MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
 MAX_ROWS = LISTED_ROWS  # beyond, each attribute's best cuts only (an upload can have a cut between every two rows)
@@ -41,7 +42,7 @@ def candidates_ui(step, tree, projected: bool = False) -> pd.DataFrame:
     if tree.is_regression:
         ranked = "the decrease in mean squared error (ΔMSE)"
     else:
-        ranked = common.CRITERION_TITLES.get(tree.settings.criterion, tree.settings.criterion).lower()
+        ranked = CRITERION_NAMES[tree.settings.criterion]
     st.caption(f"One row per candidate test at this node, with every measure; "
                f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (★, the first number column) "
                "and takes the row marked ✓; ties within 1e-12 go to the row first in the table. *Why not chosen* "
@@ -127,6 +128,8 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
 def show_section(section) -> None:
     """A section's lines, stacked in one formula block (one element instead of many)."""
     st.markdown(f"**{section.title}**")
+    if section.other_names:  # the textbooks' names, said once where the quantity is worked out
+        st.caption(common.md(section.other_names))
     st.latex(r"\begin{gathered}" + r" \\[0.9em] ".join(section.lines) + r"\end{gathered}")
 
 

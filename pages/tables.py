@@ -7,21 +7,14 @@ import streamlit as st
 from dtlearn import derivation
 from dtlearn.data import label
 from dtlearn.measures import RANKED_BY
+from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible
 from pages import common
 
-MEASURES = {  # table column -> heading; shown when the table has the column
-    "known": "known ρ",
-    "entropy_before": "Ent(D)", "entropy_after": "Ent after", "gain": "Gain",
-    "correction": "log₂(cuts)/N", "corrected_gain": "Gain′", "split_info": "Split info",
-    "gain_ratio": "Gain ratio",
-    "gini_before": "Gini(D)", "gini_after": "Gini after", "gini_gain": "Gini gain",
-    "sse_before": "SSE(D)", "sse_after": "SSE after", "sse_reduction": "ΔSSE",
-    "mse_before": "MSE(D)", "mse_after": "MSE after",
-}
+MEASURES = {key: q.heading for key, q in QUANTITIES.items() if key != "score"}  # column -> heading
 CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
-RANKED_NAMES = {"gain": "Gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio", "score": "ΔMSE"}
+RANKED_NAMES = {key: QUANTITIES[key].heading for key in ("gain", "gini_gain", "gain_ratio", "score")}
 def candidate_text(row) -> str:
     """The test as a cell shows it: a long name or value cut (dtlearn.shorten), the rest kept."""
     attribute = str(row["attribute"])
@@ -91,11 +84,12 @@ def ranked_column(tree) -> str:
     return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
 
 
-FAMILIES = {  # the measures of each criterion's family, as display_table heads them
-    "entropy": ("known ρ", "Ent(D)", "Ent after", "Gain", "log₂(cuts)/N", "Gain′", "Split info", "Gain ratio"),
-    "gini": ("known ρ", "Gini(D)", "Gini after", "Gini gain"),
-    "squared_error": ("SSE(D)", "SSE after", "ΔSSE", "MSE(D)", "MSE after"),
-}
+FAMILIES = {family: tuple(MEASURES[key] for key in keys) for family, keys in {  # as display_table heads them
+    "entropy": ("known", "entropy_before", "entropy_after", "gain", "correction", "corrected_gain", "split_info",
+                "gain_ratio"),
+    "gini": ("known", "gini_before", "gini_after", "gini_gain"),
+    "squared_error": ("sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after"),
+}.items()}
 
 
 def _family(tree) -> str:
@@ -142,13 +136,15 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     if any(reasons):
         drawn["why not chosen"] = reasons
     fmt = common.number_format()
-    number = st.column_config.NumberColumn(format=fmt, width=64 if fmt == "%.3f" else 84)
-    headings = set(MEASURES.values())
+    width = 64 if fmt == "%.3f" else 84
+    quantity = {q.heading: q for key, q in QUANTITIES.items() if key in MEASURES}
     config = {"candidate": st.column_config.TextColumn(width=140),
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
-              ranked_heading: st.column_config.NumberColumn(format=fmt, width=90,
-                                                            help="What the algorithm ranks the candidates by"),
-              **{h: number for h in drawn.columns if h in headings}}
+              ranked_heading: st.column_config.NumberColumn(
+                  format=fmt, width=90, help=f"What the algorithm ranks the candidates by. "
+                                             f"{QUANTITIES[ranked].introduced}"),
+              **{h: st.column_config.NumberColumn(format=fmt, width=width, help=quantity[h].introduced)
+                 for h in drawn.columns if h in quantity}}
     if "Gain′" in drawn:
         config["Gain′"] = st.column_config.NumberColumn(format=fmt, width=64, help=CORRECTED)
         config["log₂(cuts)/N"] = st.column_config.NumberColumn(format="%.4f", width=84, help=CORRECTED)

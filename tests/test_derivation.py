@@ -204,8 +204,8 @@ def test_branch_names_for_each_kind_of_test():
 def test_an_empty_branch_and_a_single_branch():
     row = {"branch_counts": ((0.0, 0.0), (2.0, 3.0)), "n": 5.0, "known": 1.0, "attribute": "a"}
     assert "no rows" in dv.branch_entropies(row, CLASSES)[0]
-    assert dv.split_information(row) == r"\mathrm{IV}(\text{a}) = 0"
-    assert "IV = 0" in dv.gain_ratio(row)[-1]
+    assert dv.split_information(row) == r"\mathrm{SplitInfo}(\text{a}) = 0"
+    assert "split information 0" in dv.gain_ratio(row)[-1]
     assert dv.number(-1e-12) == "0.000"
     assert dv.number(0.0) == "0" and dv.number(0.25, 2) == "0.25"
 
@@ -251,7 +251,7 @@ def test_a_long_sum_is_broken_over_lines():
     row = {"branch_counts": tuple((1.0, 0.0) if i % 2 else (0.0, 1.0) for i in range(9)), "n": 9.0, "known": 1.0,
            "attribute": "id"}
     line = dv.split_information(row)
-    assert line.startswith(r"\begin{aligned}\mathrm{IV}(\text{id}) &= ") and line.endswith(r"\end{aligned}")
+    assert line.startswith(r"\begin{aligned}\mathrm{SplitInfo}(\text{id}) &= ") and line.endswith(r"\end{aligned}")
     assert line.count(r"\\") == 3 and result(line) == f"{math.log2(9):.3f}"  # 9 terms: 4 + 4 + 1, then = value
 
 

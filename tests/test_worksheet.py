@@ -112,21 +112,21 @@ def test_c45_asks_for_gain_split_info_and_gain_ratio():
     sheet = worksheet(tree, last_step=1)
     root = sheet.parts[0].questions
     petal = next(q for q in root if plain(q.text).startswith("For the candidate test petal_length <= "))
-    # setosa alone below the cut: Gain = log2 3 - 100/150 * 1 = 0.918 = IV = Ent(50, 100) (Quinlan 1993)
+    # setosa alone below the cut: Gain = log2 3 - 100/150 * 1 = 0.918 = SplitInfo = Ent(50, 100) (Quinlan 1993)
     gain = exact.info_gain([[50, 0, 0], [0, 50, 50]])
-    assert plain(petal.answer).startswith(f"Gain = {gain:.3f}, Gain' = ")
-    assert f"IV = {exact.entropy([50, 100]):.3f}, GainRatio = " in plain(petal.answer)
+    assert plain(petal.answer).startswith(f"Gain = {gain:.3f}, Gain′ = ")
+    assert f"SplitInfo = {exact.entropy([50, 100]):.3f}, GainRatio = " in plain(petal.answer)
     test = plain(petal.text).removeprefix("For the candidate test ").split(", compute")[0]
     table = tree.steps[0].table
     row = table[table["test"] == test].iloc[0]
-    assert plain(petal.answer) == (f"Gain = {number(row['gain'])}, Gain' = {number(row['corrected_gain'])}, "
-                                   f"IV = {number(row['split_info'])}, GainRatio = {number(row['gain_ratio'])}.")
+    assert plain(petal.answer) == (f"Gain = {number(row['gain'])}, Gain′ = {number(row['corrected_gain'])}, "
+                                   f"SplitInfo = {number(row['split_info'])}, GainRatio = {number(row['gain_ratio'])}.")
     assert any("Not eligible: gain is below the average gain" in plain(q.answer) for q in root)
     assert plain(root[-1].answer).startswith("The test petal_width <= 0.6. Split on petal_width <= 0.6")
     assert any(r"\mathrm{GainRatio}" in line for line in petal.lines)
     assert "Quinlan 1993" in plain(sheet.introduction)
     latex = to_latex(sheet, solution=True)  # the symbols typeset, the comparison too
-    assert (r"$\mathrm{Gain}(D, \text{petal\_length})$, the split information $\mathrm{IV}(\text{petal\_length})$"
+    assert (r"$\mathrm{Gain}(D, \text{petal\_length})$, the split information $\mathrm{SplitInfo}(\text{petal\_length})$"
             in latex) and r"petal\_\allowbreak{}length $\le$ " in latex
     assert "<=" not in latex
 
