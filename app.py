@@ -11,12 +11,10 @@ opens the same view at the same step.
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 import dtlearn
-from pages import common, stage
+from pages import common, links, stage
 from dtlearn.quantities import CLASS_CRITERIA
 from dtlearn.settings import OPTIONS
 from dtlearn.shorten import shown
@@ -100,23 +98,14 @@ def _parse(key: str, text: str):
     """A setting from the URL: a choice's name, or a number ('' or 'none': no value).
     Raises ValueError for text the sidebar's widget could not show."""
     option = BY_KEY[key]
-    if option.kind in ("choice", "weights"):
-        if text not in menu(option):
-            raise ValueError(f"{key} = '{text}' is not one of {', '.join(menu(option))}")
-        return text
-    if text.strip().lower() in ("", "none"):
-        return None
     try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{key} = '{text}' is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{key} = '{text}' is not a finite number")
-    if option.kind == "whole":
-        if not value.is_integer():
-            raise ValueError(f"{key} = '{text}' is not a whole number")
-        return int(value)
-    return value
+        if option.kind in ("choice", "weights"):
+            return links.choice(text, menu(option))
+        if text.strip().lower() in ("", "none"):
+            return None
+        return links.number(text, whole=option.kind == "whole")  # its range: dtlearn's check says it
+    except ValueError as error:
+        raise ValueError(f"{key} = {error}") from None
 
 
 # Each page's own view (partition axes, its step; pruning method, parameters and decision) in
@@ -126,7 +115,7 @@ VIEWS = {"tree_view": ("choice", stage.TREE_VIEWS)}  # large trees: legible arou
 PAGE_STATE = {
     "step": {**VIEWS, stage.VIEW: ("choice", stage.VIEWS)},
     "tree": {"tree_node": ("whole", (0, None)), "complete": ("flag", None), **VIEWS},
-    "partitions": {"part_x": ("text", None), "part_y": ("text", None), "part_step": ("whole", (0, None))},
+    "partitions": {"part_x": ("column", None), "part_y": ("column", None), "part_step": ("whole", (0, None))},
     "pruning": {
         "prune_method": ("choice", tuple(METHODS)), "prune_alpha_mode": ("choice", ALPHA_MODES),
         **{key: ("number" if isinstance(low, float) else "whole", (low, high)) for key, (low, high) in LIMITS.items()},
@@ -137,60 +126,66 @@ PAGE_STATE = {
 }
 
 
-def _page_value(kind: str, limits, text: str):
+# Every parameter a link may hold (save_url writes no other); Streamlit's own embed options besides.
+PARAMETERS = {"dataset", "target", "kinds", "algo", "digits", "projector", "mode", "page", "step", "row", *SETTINGS,
+              *(key for keys in PAGE_STATE.values() for key in keys), "embed", "embed_options"}
+IGNORED = object()  # a parameter not in the link, or not usable (`load_url`)
+
+
+def _page_value(kind: str, limits, text: str, columns):
     """A page's widget value from the link; ValueError for one its widget could not show."""
-    if kind == "text":
-        return text
+    if kind == "column":
+        return links.column(text, columns)
     if kind == "choice":
-        if text not in limits:
-            raise ValueError(f"'{text}' is not one of {', '.join(limits)}")
-        return text
+        return links.choice(text, limits)
     if kind == "flag":
-        if text not in ("0", "1"):
-            raise ValueError(f"'{text}' is not 0 or 1")
-        return text == "1"
-    value = float(text)
-    if not math.isfinite(value) or (kind == "whole" and not value.is_integer()):
-        raise ValueError(f"'{text}' is not a {'whole ' if kind == 'whole' else ''}number")
-    low, high = limits
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{text} is outside {low}..{high if high is not None else '∞'}")
-    return int(value) if kind == "whole" else value
+        return links.flag(text)
+    return links.number(text, *limits, whole=kind == "whole")
 
 
-def load_page_state(params) -> list[str]:
+def load_page_state(params, columns) -> list[str]:
     ignored = []
     for keys in PAGE_STATE.values():
         for key, (kind, limits) in keys.items():
             if key in params:
                 try:
-                    st.session_state[key] = _page_value(kind, limits, params[key])
+                    st.session_state[key] = _page_value(kind, limits, params[key], columns)
                 except ValueError as error:
                     ignored.append(f"{key} = {error}")
     return ignored
 
 
 def load_url() -> list[str]:
-    """Copy a shared link's query parameters into the sidebar's state; what was ignored, in words."""
+    """Copy a shared link's query parameters into the sidebar's state; what was ignored, in words.
+    Every value is read by pages/links.py: one the app cannot use is said, and the default kept."""
     params, state, ignored = st.query_params, st.session_state, []
-    names = dtlearn.dataset_names()
-    dataset = params.get("dataset")
-    if dataset == "upload":
+    ignored += [f"{links.quoted(name)} is not a parameter of this app" for name in params if name not in PARAMETERS]
+
+    def read(key: str, reader, *args, note: str | None = None):
+        """The parameter `key` as `reader` reads it, or IGNORED (not in the link, or said in a note)."""
+        if key not in params:
+            return IGNORED
+        try:
+            return reader(params[key], *args)
+        except ValueError as error:
+            ignored.append(note or f"{key} = {error}")
+            return IGNORED
+
+    if params.get("dataset") == "upload":
         ignored.append("the link was made with an uploaded file, which cannot travel in a link: upload it again")
-    elif dataset is not None and dataset not in names:
-        ignored.append(f"unknown dataset '{dataset}'")
-    elif dataset is not None:
+    elif (dataset := read("dataset", links.choice, dtlearn.dataset_names(),
+                          note=f"unknown dataset {links.quoted(params.get('dataset'))}")) is not IGNORED:
         state["dataset"] = state["source"] = dataset
     source = state.get("source", DEFAULT_DATASET)
-    if "target" in params:
-        state["target"], state["target_of"] = params["target"], source
+    columns = [str(column) for column in common.raw_dataset(source).frame.columns]  # a bundled table's
+    if (target := read("target", links.column, columns)) is not IGNORED:
+        state["target"], state["target_of"] = target, source
     if "kinds" in params:
-        state["url_kinds"] = dict(part.rsplit(":", 1) for part in params["kinds"].split(",") if ":" in part)
-    algorithm = params.get("algo", DEFAULT_ALGORITHM)
-    if algorithm not in dtlearn.ALGORITHMS:
-        ignored.append(f"unknown algorithm '{algorithm}'")
-        algorithm = DEFAULT_ALGORITHM
-    state["algo"] = algorithm
+        state["url_kinds"], notes = links.kinds(params["kinds"], columns, KINDS)
+        ignored += notes
+    algorithm = read("algo", links.choice, dtlearn.ALGORITHMS,
+                     note=f"unknown algorithm {links.quoted(params.get('algo'))}")
+    state["algo"] = algorithm = DEFAULT_ALGORITHM if algorithm is IGNORED else algorithm
     for key in SETTINGS:
         state[key] = preset_value(algorithm, key)
         if key in params:
@@ -198,23 +193,18 @@ def load_url() -> list[str]:
                 state[key] = _parse(key, params[key])
             except ValueError as error:
                 ignored.append(str(error))
-    if "digits" in params:
-        if params["digits"] in common.DIGITS:
-            state["digits"] = params["digits"]
-        else:
-            ignored.append(f"digits = '{params['digits']}' is not one of {', '.join(common.DIGITS)}")
-    state[common.PROJECTOR] = params.get("projector") == "1"
-    if params.get("mode") in common.PRACTICE_MODES:
-        state["practice_mode"] = params["mode"]
-    if "step" in params:
-        try:
-            state["step"] = max(int(params["step"]), 0)
-        except ValueError:
-            ignored.append(f"step = '{params['step']}' is not a whole number")
-    if "row" in params and str(params["row"]).isdigit():  # the Step page's formula row at this step
-        state[f"formula_row_{state.get('step', 0)}"] = int(params["row"])
+    if (digits := read("digits", links.choice, common.DIGITS)) is not IGNORED:
+        state["digits"] = digits
+    state[common.PROJECTOR] = read("projector", links.flag) is True
+    if (mode := read("mode", links.choice, common.PRACTICE_MODES)) is not IGNORED:
+        state["practice_mode"] = mode
+    read("page", links.choice, tuple(PAGE_SCRIPTS))  # (`route` opens it: here only the note)
+    if (step := read("step", links.whole, 0)) is not IGNORED:
+        state["step"] = step
+    if (row := read("row", links.whole, 0)) is not IGNORED:  # the Step page's formula row at this step
+        state[f"formula_row_{state.get('step', 0)}"] = row
         state.setdefault(common.ROWS_PICKED, set()).add(state.get("step", 0))
-    return ignored + load_page_state(params)
+    return ignored + load_page_state(params, columns)
 
 
 def save_url(page_name: str, c: Choices) -> None:

@@ -126,8 +126,8 @@ def test_c45_asks_for_gain_split_info_and_gain_ratio():
     assert any(r"\mathrm{GainRatio}" in line for line in petal.lines)
     assert "Quinlan 1993" in plain(sheet.introduction)
     latex = to_latex(sheet, solution=True)  # the symbols typeset, the comparison too
-    assert (r"$\mathrm{Gain}(D, \text{petal\_length})$, the split information $\mathrm{SplitInfo}(\text{petal\_length})$"
-            in latex) and r"petal\_\allowbreak{}length $\le$ " in latex
+    assert (r"$\mathrm{Gain}(D, \text{petal\_length})$, the split information "
+            r"$\mathrm{SplitInfo}(\text{petal\_length})$" in latex) and r"petal\_\allowbreak{}length $\le$ " in latex
     assert "<=" not in latex
 
 
