@@ -516,8 +516,10 @@ def route() -> None:
         wanted = wanted if wanted in PAGE_SCRIPTS else LANDING_PAGE
         st.switch_page(pages[wanted], query_params=st.query_params.to_dict())
     keep_values()
-    for note in st.session_state.pop("url_ignored", []):
-        st.warning(f"From the link: {md(note)}.")
+    notes = [md(note) for note in st.session_state.pop("url_ignored", [])]
+    if notes:  # one box however many: a garbled link does not push the page down
+        st.warning(f"From the link: {notes[0]}." if len(notes) == 1 else
+                   "From the link, left out:\n" + "\n".join(f"- {note}" for note in notes))
     choices = sidebar_ui()
     problem = common.check(choices)
     if problem is None:
