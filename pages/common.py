@@ -489,27 +489,6 @@ PROJECTOR_CSS = """<style>
 [data-testid="stMainBlockContainer"] [data-testid="stAlertContainer"] { padding: 0.5rem 0.9rem; }
 </style>"""
 
-# On a page that shows a node's details (the Tree page), a click on a drawn node picks it: the
-# viewer's hit test (pages/stage.js) calls window.__dtlearnPickNode, which this component registers.
-NODE_PICKER_JS = """
-export default function(component) {
-  const { setTriggerValue } = component;
-  window.__dtlearnPickNode = (node) => setTriggerValue("node", node);
-  return () => { delete window.__dtlearnPickNode; };
-}
-"""
-_node_picker = None
-
-
-def node_picker(on_pick) -> None:
-    """Clicks on the drawn tree's nodes call `on_pick(node id)` (a callback, before the rerun)."""
-    global _node_picker
-    if _node_picker is None:
-        _node_picker = st.components.v2.component("dtlearn_node_picker", js=NODE_PICKER_JS)
-    result = _node_picker(key="node_picker", on_node_change=lambda: on_pick(st.session_state["node_picker"].node))
-    return result
-
-
 def classroom() -> None:
     """Projector mode's style when it is on (in the sidebar: no gap in the page). The clicker's
     keys and the full-screen viewer come with every drawn tree (pages/stage.js)."""

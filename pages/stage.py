@@ -215,6 +215,46 @@ _CSS = """
 """
 
 
+# a click on a node ------------------------------------------------------------------------------
+
+# On a page that shows a node's details (the Tree page), a click on a drawn node picks it: the
+# stage's hit test (stage.js) calls window.__dtlearnPickNode, which this component registers.
+_PICKER_JS = """
+export default function(component) {
+  const { setTriggerValue } = component;
+  window.__dtlearnPickNode = (node) => setTriggerValue("node", node);
+  return () => { delete window.__dtlearnPickNode; };
+}
+"""
+PICKER = "node_picker"  # its widget key
+_picker = None
+
+
+def node_picker(nodes, on_pick) -> None:
+    """Clicks on the drawn tree's nodes call `on_pick(node id)` for a node of `nodes` (a callback,
+    before the rerun); whatever else the browser sends (a console can send anything) is ignored."""
+    global _picker
+    if _picker is None:
+        _picker = st.components.v2.component("dtlearn_node_picker", js=_PICKER_JS)
+    _picker(key=PICKER, on_node_change=lambda: _on_pick(nodes, on_pick))
+
+
+def _on_pick(nodes, on_pick) -> None:
+    node = picked(getattr(st.session_state.get(PICKER), "node", None), nodes)
+    if node is not None:
+        on_pick(node)
+
+
+def picked(value, nodes) -> int | None:
+    """A node picked in the browser: a whole number (not a flag, a text, a list or an object) that
+    is one of `nodes`; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():  # (NaN and infinities are not either)
+        return None
+    return int(value) if int(value) in nodes else None
+
+
 # the projector's two views of a step, and the whole tree on request ---------------------------
 
 VIEWS = ("Tree", "Numbers")

@@ -53,7 +53,7 @@ else:
 nodes = {node.id: node for node in shown.nodes()}
 if st.session_state.get("tree_node") not in nodes:
     st.session_state["tree_node"] = current if current in nodes else 0
-common.node_picker(lambda node: st.session_state.update(tree_node=node) if node in nodes else None)
+stage.node_picker(nodes, lambda node: st.session_state.update(tree_node=node))
 picked = st.session_state["tree_node"]
 
 above = st.container()
