@@ -10,12 +10,11 @@ name and value from a file is escaped in the HTML (the LaTeX escapes its own, in
 from __future__ import annotations
 
 import html
-import shutil
-import subprocess
 
 import numpy as np
 
-from . import derivation
+from . import derivation, layout
+from .budget import TooCostly
 from .measures import RANKED_BY
 from .shorten import LABEL_CHARS, shown, shown_branch
 from .steps import DISPLAY, SPLIT
@@ -27,14 +26,13 @@ READ_MEASURES = ("known", "entropy_before", "entropy_after", "gain", "correction
 
 
 def svg(dot: str) -> str | None:
-    """The DOT laid out by Graphviz's `dot` as SVG text, or None when `dot` is not installed."""
-    program = shutil.which("dot")
-    if program is None:
+    """The DOT laid out by Graphviz's `dot` as SVG text, or None when `dot` is not installed, refuses
+    it or takes longer than a layout may (`layout.run_dot`: the text drawing is shown instead)."""
+    try:
+        output = layout.run_dot(dot, "svg")
+    except TooCostly:
         return None
-    result = subprocess.run([program, "-Tsvg"], input=dot.encode("utf-8"), capture_output=True, timeout=120)
-    if result.returncode != 0:
-        return None
-    text = result.stdout.decode("utf-8")
+    text = output.decode("utf-8") if output is not None else ""
     return text[text.find("<svg"):] if "<svg" in text else None
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import display, steps
+from dtlearn import display, layout, steps
 
 
 def H(*counts):  # entropy in bits of class counts
@@ -119,7 +119,7 @@ def test_a_tree_is_its_drawing(tennis_id3):
 
 
 def test_without_dot_a_tree_is_its_text(tennis_id3, monkeypatch):
-    monkeypatch.setattr(display.shutil, "which", lambda name: None)
+    monkeypatch.setattr(layout.shutil, "which", lambda name: None)
     assert tennis_id3._repr_html_() == f'<pre class="dtlearn-tree">{tennis_id3.to_text()}</pre>'
     iris = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")  # its text has "<=": escaped for HTML
     assert iris._repr_html_() == f'<pre class="dtlearn-tree">{html_escape(iris.to_text())}</pre>'
@@ -128,7 +128,7 @@ def test_without_dot_a_tree_is_its_text(tennis_id3, monkeypatch):
 
 def test_a_failing_dot_falls_back_to_text(tennis_id3, monkeypatch):
     false = shutil.which("false")  # a program that fails whatever it is given
-    monkeypatch.setattr(display.shutil, "which", lambda name: false)
+    monkeypatch.setattr(layout.shutil, "which", lambda name: false)
     assert tennis_id3._repr_html_().startswith('<pre class="dtlearn-tree">outlook = Sunny')
 
 
