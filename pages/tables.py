@@ -14,6 +14,7 @@ from pages import common
 MEASURES = {key: q.heading for key, q in QUANTITIES.items() if key != "score"}  # column -> heading
 CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
+CHAR_PX = 8  # a generous width of one character of the table's 14 px type (Source Sans: 3-8 px)
 RANKED_NAMES = {key: QUANTITIES[key].heading for key in ("gain", "gini_gain", "gain_ratio", "score")}
 def candidate_text(row) -> str:
     """The test as a cell shows it: a long name or value cut (dtlearn.shorten), the rest kept."""
@@ -36,6 +37,13 @@ def branches_text(row) -> str:
             held = f"{label(round(n, 3))} rows, mean {mean:.3f}"
         parts.append(f"{name}: {held}")
     return " · ".join(parts)
+
+
+def candidate_width(texts) -> int:
+    """The candidate column's width in px: the longest name whole (Tan's "✓ Marital Status in
+    {Married}" was cut at a fixed 140 px), up to a limit that keeps the ranked column in view."""
+    longest = max((len(t) for t in texts), default=0)
+    return min(max(140, CHAR_PX * longest + 24), 360)
 
 
 def named(sentence: str, *names) -> str:
@@ -138,7 +146,7 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
     fmt = common.number_format()
     width = 64 if fmt == "%.3f" else 84
     quantity = {q.heading: q for key, q in QUANTITIES.items() if key in MEASURES}
-    config = {"candidate": st.column_config.TextColumn(width=140),
+    config = {"candidate": st.column_config.TextColumn(width=candidate_width(drawn["candidate"])),
               f"rows per branch ({held})": st.column_config.TextColumn(width=210),
               ranked_heading: st.column_config.NumberColumn(
                   format=fmt, width=90, help=f"What the algorithm ranks the candidates by. "
