@@ -29,7 +29,8 @@ class Quantity:
     @property
     def introduced(self) -> str:
         """Its name and symbol with the textbooks' other names: said where it first appears."""
-        return f"{self.title} ({self.plain})" + (f" is {self.also}." if self.also else ".")
+        said = f"{self.title} ({self.plain})" + (f" is {self.also}" if self.also else "")
+        return said if said.endswith(".") else said + "."  # "Han et al." ends a sentence once
 
 
 QUANTITIES: dict[str, Quantity] = {q.key: q for q in (
