@@ -516,7 +516,11 @@ def route() -> None:
         wanted = wanted if wanted in PAGE_SCRIPTS else LANDING_PAGE
         st.switch_page(pages[wanted], query_params=st.query_params.to_dict())
     keep_values()
-    notes = [md(note) for note in st.session_state.pop("url_ignored", [])]
+    # said on every run of the page the link opened (the stage's first report of its box reruns it at
+    # once: a note said only once was gone before it could be read), until another page is opened
+    if st.session_state.setdefault("url_page", page.url_path) != page.url_path:
+        st.session_state["url_ignored"] = []
+    notes = [md(note) for note in st.session_state.get("url_ignored", [])]
     if notes:  # one box however many: a garbled link does not push the page down
         st.warning(f"From the link: {notes[0]}." if len(notes) == 1 else
                    "From the link, left out:\n" + "\n".join(f"- {note}" for note in notes))

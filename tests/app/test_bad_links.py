@@ -91,3 +91,16 @@ def test_a_good_link_still_reads_whole(open_app):
     assert (state["max_depth"], state["min_gain"], state["step"], state["formula_row_2"], state["digits"]) == \
         (3, 0.01, 2, 1, "4")
     assert state["kind|iris|species|sepal_length"] == "ignore"
+
+
+def test_the_note_stays_on_the_page_the_link_opened(open_app):
+    """In a browser the stage reports its box at once, which runs the page again: a note said on
+    the first run only was gone before anyone read it. It stays until another page is opened."""
+    app = open_app(dataset="iris", algo="cart", page="tree", step="abc")
+    for _ in range(2):
+        app.at.run()
+        assert any("step = 'abc' is not a whole number" in w for w in app.warnings), app.warnings
+    app.page("step")
+    assert not app.warnings
+    app.page("tree")
+    assert not app.warnings
