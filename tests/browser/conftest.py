@@ -118,8 +118,9 @@ def open_threshold_chart(page) -> None:
     page.get_by_text("The chart: the score of every cut", exact=False).first.click()
 
 
-def settle(page, *selectors: str, timeout: float = 30_000) -> None:
-    """Wait until the script run is over and the given elements are drawn."""
+def settle(page, *selectors: str, timeout: float = 60_000) -> None:
+    """Wait until the script run is over and the given elements are drawn (a loaded CI machine
+    took over 30 s for a step of a freshly uploaded file)."""
     for selector in selectors:
         page.locator(selector).first.wait_for(state="visible", timeout=timeout)
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)

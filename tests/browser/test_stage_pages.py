@@ -33,6 +33,7 @@ def settled(page) -> None:
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
         && document.querySelector('img[alt="decision tree"]')
         && [...document.images].every((image) => image.complete)
+        && [...document.querySelectorAll('img[alt="decision tree"]')].every((image) => image.width > 0)
         && [...document.querySelectorAll('.dtlearn-stage')].every((stage) => stage.dataset.fitted === "yes")""",
                            timeout=60_000)
     page.wait_for_timeout(200)
