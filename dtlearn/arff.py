@@ -14,7 +14,9 @@ import re
 
 import pandas as pd
 
-from .data import DataError, Dataset, decode_bytes, default_target, labelled, read_bytes, without_identifiers
+from .data import (DataError, Dataset, check_left_out, decode_bytes, default_target, labelled, read_bytes,
+                   without_identifiers)
+from .identifiers import MAX_ATTRIBUTES
 
 NUMERIC_TYPES = ("numeric", "real", "integer")
 # read as categories, the values as written; such an attribute's domain is its type's name (a
@@ -22,29 +24,30 @@ NUMERIC_TYPES = ("numeric", "real", "integer")
 TEXT_TYPES = ("string", "date")
 
 
-def read_arff(source, target: str | None = None, identifiers: str = "ignore") -> Dataset:
+def read_arff(source, target: str | None = None, identifiers: str = "ignore",
+              max_attributes: int | None = MAX_ATTRIBUTES) -> Dataset:
     """Read an ARFF table (path, bytes or file object) into a `Dataset`; `target` defaults to
     the last attribute (Weka's default class; when it has gaps, the last one without:
     `data.default_target`), and rows without a value of the target are left out (`data.labelled`).
-    `identifiers`: "ignore" leaves out the attributes that name the rows, "keep" keeps them
-    (as `data.read_csv`).
+    `identifiers`: "ignore" leaves out the attributes that name the rows or hold nearly as many
+    values as rows, "keep" keeps them; only the first `max_attributes` attributes are read
+    (None: all), as `data.read_csv` reads.
 
     >>> data = read_arff(b"@relation r\\n@attribute a {x,y,z}\\n@attribute c {no,yes}\\n@data\\nx,no\\ny,yes\\n")
     >>> data.kinds["a"], list(data.frame["a"].cat.categories)
     ('categorical', ['x', 'y', 'z'])
     """
-    if identifiers not in ("ignore", "keep"):
-        raise ValueError(f"identifiers must be 'ignore' or 'keep', not {identifiers!r}.")
+    check_left_out(identifiers, max_attributes)
     try:
         text = decode_bytes(read_bytes(source))
-        return _parse(text, target, identifiers)
+        return _parse(text, target, identifiers, max_attributes)
     except DataError:
         raise
     except Exception as error:  # any other failure is still the file's fault, said plainly
         raise DataError(f"Could not read the ARFF file: {error}") from error
 
 
-def _parse(text: str, target: str | None, identifiers: str) -> Dataset:
+def _parse(text: str, target: str | None, identifiers: str, max_attributes: int | None) -> Dataset:
     names, domains, rows = [], [], []
     in_data = False
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
@@ -93,8 +96,8 @@ def _parse(text: str, target: str | None, identifiers: str) -> Dataset:
     frame, notes = pd.DataFrame(columns), ()
     if target is None:
         target, notes = default_target(frame)
-    if identifiers == "ignore" and target in frame.columns:
-        frame, left_out = without_identifiers(frame, target)
+    if target in frame.columns:
+        frame, left_out = without_identifiers(frame, target, None, identifiers, max_attributes)
         notes += left_out
     notes = tuple(f"'{name}' is a {kind} attribute: its values are read as categories, as written"
                   f"{' (mark it ignore if it names each row)' if kind == 'string' else ', not as times'}."

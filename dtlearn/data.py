@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import units
-from .identifiers import identifier_columns
+from .identifiers import MAX_ATTRIBUTES, identifier_columns
 
 KINDS = ("categorical", "numeric")
 MISSING_MARKERS = ("", "?")
@@ -317,7 +317,7 @@ def _duplicates(names) -> str:
 
 
 def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None = None,
-             identifiers: str = "ignore") -> Dataset:
+             identifiers: str = "ignore", max_attributes: int | None = MAX_ATTRIBUTES) -> Dataset:
     """Read a CSV table (path, bytes or file object) into a `Dataset`.
 
     The header row names the columns; `target` defaults to the last column (to the last one with
@@ -338,9 +338,11 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     (two units in a column, `1,5` beside `1,000`) stay categories, with a note saying what to change.
 
     `identifiers`: "ignore" (the default) leaves out the columns that name the rows, as textbooks
-    print them first (Mitchell's Day, D1..D14; `identifiers.identifier_columns` says which), since a
-    tree would split on them and learn nothing; "keep" keeps them. A column given a kind in `kinds`
-    is always kept. `Dataset.notes` says what was detected.
+    print them first (Mitchell's Day, D1..D14), and text columns of nearly as many values as rows
+    (free text, codes; `identifiers.identifier_columns` says which), since a tree would split on
+    them and learn nothing; "keep" keeps them. Only the first `max_attributes` attribute columns
+    are read (None: all of them): a wide table's others are left out. A column given a kind in
+    `kinds` is always kept. `Dataset.notes` says what was left out and how to keep it.
 
     >>> read_csv(b"outlook,play\\nSunny,No\\n?,Yes\\n").frame["outlook"].isna().tolist()
     [False, True]
@@ -348,29 +350,35 @@ def read_csv(source, target: str | None = None, kinds: Mapping[str, str] | None 
     >>> data.frame["price"].tolist(), data.notes[1]
     ([1.5, 2.0], 'Decimal commas read as numbers in: price.')
     """
-    _check_identifiers(identifiers)
-    return _guarded(lambda: _parse(decode_bytes(read_bytes(source)), target, kinds, identifiers))
+    check_left_out(identifiers, max_attributes)
+    return _guarded(lambda: _parse(decode_bytes(read_bytes(source)), target, kinds, identifiers, max_attributes))
 
 
-def _check_identifiers(identifiers: str) -> None:
+def check_left_out(identifiers: str, max_attributes: int | None) -> None:
+    """ValueError unless `identifiers` and `max_attributes` are values a reader takes."""
     if identifiers not in IDENTIFIERS:
         raise ValueError(f"identifiers must be 'ignore' or 'keep', not {identifiers!r}.")
+    whole = isinstance(max_attributes, (int, np.integer)) and not isinstance(max_attributes, (bool, np.bool_))
+    if max_attributes is not None and not (whole and max_attributes >= 1):
+        raise ValueError(f"max_attributes must be a whole number of at least 1, or None for all columns, "
+                         f"not {max_attributes!r}.")
 
 
-def read_table_text(text: str, target: str | None = None, identifiers: str = "ignore") -> Dataset:
+def read_table_text(text: str, target: str | None = None, identifiers: str = "ignore",
+                    max_attributes: int | None = MAX_ATTRIBUTES) -> Dataset:
     """Read a small table pasted as text, as `read_csv` reads a file (same detection, same errors).
 
     Cells copied from a spreadsheet arrive tab-separated; comma or semicolon text works too.
-    `identifiers` as for `read_csv`.
+    `identifiers` and `max_attributes` as for `read_csv`.
 
     >>> data = read_table_text("weight\\tplay\\n0,5\\tNo\\n2\\tYes\\n")
     >>> data.frame["weight"].tolist(), data.notes[0]
     ([0.5, 2.0], 'Read as tab-separated (as a spreadsheet copies cells).')
     """
-    _check_identifiers(identifiers)
+    check_left_out(identifiers, max_attributes)
     if not isinstance(text, str):
         raise DataError("Give the pasted table as text.")
-    return _guarded(lambda: _parse(_checked_text(text), target, None, identifiers))
+    return _guarded(lambda: _parse(_checked_text(text), target, None, identifiers, max_attributes))
 
 
 def _guarded(read) -> Dataset:
@@ -420,7 +428,7 @@ def _checked_text(text: str) -> str:
     return text
 
 
-def _parse(text: str, target: str | None, kinds, identifiers: str) -> Dataset:
+def _parse(text: str, target: str | None, kinds, identifiers: str, max_attributes: int | None) -> Dataset:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old-Mac line endings
     hint = _SEPARATOR_HINT.match(text)
     if hint:  # Excel's first line naming the separator ("sep=;"), which Excel itself obeys
@@ -455,20 +463,32 @@ def _parse(text: str, target: str | None, kinds, identifiers: str) -> Dataset:
         notes += chosen
     if target not in header:
         raise DataError(f"Unknown target column '{target}'. The columns are: {', '.join(header)}.")
-    if identifiers == "ignore":
-        frame, left_out = without_identifiers(frame, target, kinds)
-        notes += left_out
-    return labelled(frame, target, kinds, tuple(notes))
+    frame, left_out = without_identifiers(frame, target, kinds or {}, identifiers, max_attributes)
+    return labelled(frame, target, kinds, tuple(notes) + left_out)
 
 
-def without_identifiers(frame: pd.DataFrame, target: str, kinds=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """`frame` without its identifier columns (`identifiers.identifier_columns`: Mitchell's Day,
-    Han's RID, Tan's Tid), and a note naming them and how to keep them; the columns `kinds`
-    names are kept (a kind given is a column wanted)."""
-    found = [column for column in identifier_columns(frame, target) if column.name not in (kinds or {})]
-    notes = tuple(f"'{column.name}' ({column.examples}) is left out as an identifier: {column.why}, so a tree would "
-                  "split on it and learn nothing. To use it, read the file with identifiers=\"keep\" or give its kind."
-                  for column in found)
+def without_identifiers(frame: pd.DataFrame, target: str, kinds=None, identifiers: str = "ignore",
+                        max_attributes: int | None = MAX_ATTRIBUTES) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """`frame` without the columns a reader leaves out (`identifiers.identifier_columns`: those
+    naming the rows, as Mitchell's Day, Han's RID, Tan's Tid, and text of nearly as many values
+    as rows, unless `identifiers` is "keep"; those after the first `max_attributes`), and notes
+    naming them and how to keep them; the columns `kinds` names are kept (a kind given is a
+    column wanted). A reader without `kinds` (read_arff) passes None and its notes say so."""
+    found = [column for column in identifier_columns(frame, target, max_attributes)
+             if column.name not in (kinds or {}) and (identifiers == "ignore" or column.rule == "beyond")]
+    kind = " or give its kind" if kinds is not None else ""
+    named = {"identifier": " as an identifier"}
+    notes = tuple(f"'{column.name}' ({column.examples}) is left out{named.get(column.rule, '')}: {column.why}, "
+                  "so a tree would split on it and learn nothing. To use it, read the file with "
+                  f'identifiers="keep"{kind}.' for column in found if column.rule != "beyond")
+    beyond = [column.name for column in found if column.rule == "beyond"]
+    if beyond:
+        total = len(frame.columns) - 1
+        shown = ", ".join(f"'{name}'" for name in beyond[:2]) + (f", …, '{beyond[-1]}'" if len(beyond) > 2 else "")
+        notes += (f"Only {total - len(beyond):,} of the {total:,} attribute columns are read: {len(beyond):,} after "
+                  f"the first {max_attributes:,} ({shown}) are left out, since a tree over so many columns is slow to "
+                  "grow and to read. To use them, read the file with max_attributes=None (Dataset.select then keeps "
+                  f"the ones you want){' or give their kinds' if kinds is not None else ''}.",)
     return (frame.drop(columns=[column.name for column in found]) if found else frame), notes
 
 

@@ -18,6 +18,18 @@ Numbers need the name. Ten incomes or fourteen temperatures may all differ and s
 attribute the exercise is about, and so may whole numbers 1..n: a one-attribute toy (x = 1..10)
 teaches thresholds with exactly that, and a shuffled 0..n-1 is a fine attribute. Every cell must
 be present. When every attribute would go, none does: a table needs one to learn from.
+
+Two more kinds of column are left out the same way, unless asked for:
+
+* text with more than `MANY_VALUES` values and more values than half its rows (free text, codes,
+  names with a few repeats): most values then hold a row or two, so a branch per value learns
+  them by heart (Quinlan 1986 on attributes of many values; Mitchell 1997, 3.7.2), and CART's
+  subsets of V values cost V^2. The floor keeps every textbook table whole: 14 rows (Mitchell's,
+  Han's) or 10 (Tan's) cannot hold 51 values. A declared domain (an ARFF file's) counts whole,
+  since its unused values still grow branches;
+* the attribute columns after the first `MAX_ATTRIBUTES` of a wide table: every page builds per
+  attribute (a table row, a menu, a widget on Predict), and a tree over thousands of columns
+  neither grows nor reads in a lesson's time. Only the first `MAX_ATTRIBUTES` are examined.
 """
 
 from __future__ import annotations
@@ -38,34 +50,52 @@ ID_NAMES = frozenset({
 _ENDS_IN_ID = re.compile(r"(?i:(?:^|[\s_.\-])id)$|[a-z]I[dD]$")  # "customer_id", "Customer ID", "CustomerID"
 MIN_ROWS = 8  # fewer rows may hold a handful of different values by chance
 FIRST_CELLS = 1000  # a column with a repeat mostly shows it early: no pass over every row
+MANY_VALUES = 50  # text with more values than this and than half its rows is left out
+MAX_ATTRIBUTES = 200  # attribute columns a reader keeps, in file order; the rest are left out
 
 
 @dataclass(frozen=True)
 class Identifier:
-    """A column taken for an identifier: its `name`, a few of its values (`examples`: "D1, D2, …,
-    D14") and `why`, in words ("a different value in every row, and named like an identifier")."""
+    """A column left out: its `name`, a few of its values (`examples`: "D1, D2, …, D14") and
+    `why`, in words ("a different value in every row, and named like an identifier"). `rule`
+    says which rule: "identifier", "many values", or "beyond" (past the first MAX_ATTRIBUTES
+    columns: no examples, and `why` says where it is)."""
 
     name: str
     examples: str
     why: str
+    rule: str = "identifier"
 
 
-def identifier_columns(frame: pd.DataFrame, target: str) -> tuple[Identifier, ...]:
-    """The attribute columns of `frame` (every column but `target`) that name the rows.
+def identifier_columns(frame: pd.DataFrame, target: str,
+                       max_attributes: int | None = MAX_ATTRIBUTES) -> tuple[Identifier, ...]:
+    """The attribute columns of `frame` (every column but `target`) to leave out unless asked
+    for: among the first `max_attributes` (None: all), those that name the rows or hold nearly
+    as many values as rows; and the columns after those.
 
     >>> frame = pd.DataFrame({"Day": ["D1", "D2", "D3"], "wind": ["weak", "strong", "weak"], "play": list("nyy")})
     >>> [(i.name, i.examples, i.why) for i in identifier_columns(frame, "play")]
     [('Day', 'D1, D2, D3', 'a different value in every row, and named like an identifier')]
     >>> identifier_columns(frame.drop(columns="wind"), "play")  # the only attribute stays
     ()
+    >>> wide = pd.DataFrame({"a": [1, 2], "b": [2, 1], "c": [1, 1], "y": ["n", "y"]})
+    >>> [(i.name, i.rule, i.why) for i in identifier_columns(wide, "y", max_attributes=2)]
+    [('c', 'beyond', 'column 3 of 3 attribute columns, after the first 2')]
     """
     attributes = [name for name in frame.columns if str(name) != target]
+    if max_attributes is not None and max_attributes < 1:
+        raise ValueError(f"max_attributes must be a whole number of at least 1 or None, not {max_attributes!r}.")
+    examined = attributes if max_attributes is None else attributes[:max_attributes]
     found = []
-    for name in attributes:
-        why = _why(str(name), frame[name])
+    for name in examined:
+        rule, why = _why(str(name), frame[name])
         if why:
-            found.append(Identifier(str(name), _examples(frame[name]), why))
-    return tuple(found) if len(found) < len(attributes) else ()
+            found.append(Identifier(str(name), _examples(frame[name]), why, rule))
+    found = found if len(found) < len(examined) else []
+    beyond = attributes[len(examined):]
+    where = f"attribute columns, after the first {len(examined)}"
+    return tuple(found) + tuple(Identifier(str(name), "", f"column {i:,} of {len(attributes):,} {where}", "beyond")
+                                for i, name in enumerate(beyond, start=len(examined) + 1))
 
 
 def named_like_an_identifier(name: str) -> bool:
@@ -74,16 +104,35 @@ def named_like_an_identifier(name: str) -> bool:
     return squeezed in ID_NAMES or bool(_ENDS_IN_ID.search(name.strip()))
 
 
-def _why(name: str, column: pd.Series) -> str | None:
-    if len(column) < 2 or column.isna().any() or pd.api.types.is_bool_dtype(column):
-        return None
+def _why(name: str, column: pd.Series) -> tuple[str, str | None]:
+    """(rule, why) for a column to leave out; why is None for one to keep."""
+    if len(column) < 2 or pd.api.types.is_bool_dtype(column):
+        return "", None
+    text = not pd.api.types.is_numeric_dtype(column)
+    if column.isna().any():
+        return ("many values", _many_values(column)) if text else ("", None)
     if named_like_an_identifier(name):
-        return "a different value in every row, and named like an identifier" if _all_distinct(column) else None
-    if len(column) < MIN_ROWS:
+        return "identifier", ("a different value in every row, and named like an identifier"
+                              if _all_distinct(column) else None)
+    if len(column) < MIN_ROWS or not text:
+        return "", None
+    if _all_distinct(column):
+        return "identifier", "a different text in every row"
+    return "many values", _many_values(column)
+
+
+def _many_values(column: pd.Series) -> str | None:
+    """'990 different values in 1,000 rows' when a text column holds more than MANY_VALUES
+    values and more than half as many as rows (a declared domain counted whole), else None."""
+    rows = len(column)
+    declared = len(column.cat.categories) if isinstance(column.dtype, pd.CategoricalDtype) else 0
+    if max(rows, declared) <= MANY_VALUES:
+        return None  # (no pass over the cells: so few rows cannot hold so many values)
+    present = int(column.nunique(dropna=True))
+    if max(declared, present) <= max(MANY_VALUES, rows / 2):
         return None
-    if pd.api.types.is_numeric_dtype(column):
-        return None
-    return "a different text in every row" if _all_distinct(column) else None
+    values = f"{declared:,} declared values" if declared > present else f"{present:,} different values"
+    return f"{values} in {rows:,} row{'s' if rows != 1 else ''}"
 
 
 def _all_distinct(column: pd.Series) -> bool:
