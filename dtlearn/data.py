@@ -97,7 +97,7 @@ class Dataset:
         unknown = [name for name in given if name not in columns or name == self.target]
         if unknown:
             raise DataError(f"Kinds were given for '{unknown[0]}', which is not an attribute column.")
-        kinds, read = {}, []
+        kinds, read, numbers = {}, [], {}
         for name in columns:
             if name == self.target:
                 continue
@@ -105,9 +105,11 @@ class Dataset:
             if kind not in KINDS:
                 raise DataError(f"Kind of '{name}' must be 'categorical' or 'numeric', not '{kind}'.")
             if kind == "numeric":
-                frame[name], note = _as_numeric(frame[name], name)
+                numbers[name], note = _as_numeric(frame[name], name)
                 read += [note] if note and note not in notes else []
             kinds[name] = kind
+        if numbers:  # set at once: pandas lays out a wide frame again for every column assigned
+            frame = pd.DataFrame({name: numbers.get(name, frame[name]) for name in columns}, index=frame.index)
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "notes", notes + tuple(read))
@@ -288,6 +290,11 @@ def inferred_kind(column: pd.Series) -> str:
 def _as_numeric(column: pd.Series, name: str) -> tuple[pd.Series, str | None]:
     """A column set to numeric as floats, and a note when its cells were numbers written with a
     unit (`units.read_numbers`: "125K" is 125); DataError saying what is wrong otherwise."""
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iuf":  # numbers already: no cell to read
+        values = column.astype(float)
+        if np.isinf(values.to_numpy()).any():
+            raise DataError(f"Column '{name}' holds an infinite number; use finite numbers or leave the cell empty.")
+        return values, None
     values, note = pd.to_numeric(column, errors="coerce"), None
     bad = values.isna() & column.notna()
     if bad.any():
