@@ -440,7 +440,7 @@ def describe(v: View, brief: bool = False) -> str:
     """One line under a page title: dataset, size, target, algorithm and criterion (`brief`: a
     projector's, without the size and the target)."""
     s = v.settings
-    size = [] if brief else [f"{len(v.data.frame)} rows", f"target {md(shown(v.data.target))}"]
+    size = [] if brief else [rows(len(v.data.frame)), f"target {md(shown(v.data.target))}"]
     parts = [f"**{md(shown(v.title))}**", *size,
              f"{algorithm_title(s.algorithm)} · {CRITERION_NAMES.get(s.criterion, s.criterion)}"]
     option = dtlearn.settings.OPTION
@@ -499,7 +499,7 @@ def classroom() -> None:
 def in_words(path: tuple[str, ...], n: float) -> str:
     """A node's path from the root, in words (markdown, names escaped)."""
     if not path:
-        return f"the root: all {md(label(round(n, 3)))} rows"
+        return f"the root: all {rows(n)}" if n != 1 else "the root: its one row"
     conditions = (shown(c, 2 * LABEL_CHARS) for c in path)  # a name and a value, each up to the label's width
     return " **and** ".join(f"`{c}`" if "`" not in c else md(c) for c in conditions)
 
@@ -509,15 +509,20 @@ def counts_text(classes, weights) -> str:
     return ", ".join(parts) if parts else "no rows"
 
 
+def rows(n: float) -> str:
+    """'14 rows', '1 row', '2.5 rows' (C4.5 weighs a row with a missing value across branches)."""
+    return f"{md(label(round(n, 3)))} row{'' if n == 1 else 's'}"
+
+
 def node_text(tree, node) -> str:
     """A node's size and what it holds, in markdown: '14 rows: 5 No, 9 Yes · entropy 0.940'."""
-    size = md(label(round(node.n, 3)))
+    size = rows(node.n)
     if tree.is_regression:
         held = f"mean {md(shown(tree.target))} {node.value:.4f}" if node.n > 0 else "no rows"
-        return f"{size} rows: {held} · **MSE** {node.impurity:.4f}"
+        return f"{size}: {held} · **MSE** {node.impurity:.4f}"
     impurity = "Gini" if tree.settings.impurity == "gini" else "entropy"
     value = derivation.number(node.impurity, digits())
-    return f"{size} rows: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {md(value)}"
+    return f"{size}: {counts_text(tree.classes, node.class_weights)} · **{impurity}** {md(value)}"
 
 
 def warn_id3_numbers(v: View) -> None:

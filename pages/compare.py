@@ -78,7 +78,7 @@ score = "MSE" if regression else "accuracy"
 
 limits = [f"{md(OPTION[name].summary or name)} {md(label(value)) if value is not None else md(OPTION[name].none)}"
           for name, value in shared if name in OPTION]
-line = " · ".join([f"**{md(v.title)}**", f"{len(v.data.frame)} rows", f"target {md(v.data.target)}",
+line = " · ".join([f"**{md(v.title)}**", common.rows(len(v.data.frame)), f"target {md(v.data.target)}",
                    f"{comparison.k}-fold cross-validation (stratified, seed {comparison.seed})", *limits])
 if common.projector():  # one compact line, as every page's header in projector mode
     st.markdown(f"**Compare the algorithms** · {line}")

@@ -135,3 +135,13 @@ def test_a_pruning_of_no_decision_has_nothing_to_step_through(open_app):
     assert "Decision 0 of 0: nothing to step through." in texts(app)
     assert not [s for s in app.at.slider if s.key == "prune_slider"]
     assert all(b.disabled for b in app.at.button if b.key.startswith("prune_"))
+
+
+def test_a_single_row_is_said_in_the_singular(open_app):
+    """The line under each title, and a node's size (pages/common.py `rows`)."""
+    app = opened(open_app, "one row")
+    for page in ("step", "tree", "compare"):
+        line = app.page(page).at.markdown[0].value
+        assert "· 1 row ·" in line, (page, line)
+    words = texts(app.page("step"))
+    assert "the root: its one row" in words and "1 row: 1 no" in words, words
