@@ -130,6 +130,7 @@ PAGE_STATE = {
 PARAMETERS = {"dataset", "target", "kinds", "algo", "digits", "projector", "mode", "page", "step", "row", *SETTINGS,
               *(key for keys in PAGE_STATE.values() for key in keys), "embed", "embed_options"}
 IGNORED = object()  # a parameter not in the link, or not usable (`load_url`)
+NOTES_SAID = 12  # at most, in the note saying what a link left out
 
 
 def _page_value(kind: str, limits, text: str, columns):
@@ -204,7 +205,10 @@ def load_url() -> list[str]:
     if (row := read("row", links.whole, 0)) is not IGNORED:  # the Step page's formula row at this step
         state[f"formula_row_{state.get('step', 0)}"] = row
         state.setdefault(common.ROWS_PICKED, set()).add(state.get("step", 0))
-    return ignored + load_page_state(params, columns)
+    ignored += load_page_state(params, columns)
+    if len(ignored) > NOTES_SAID:  # a link of thousands of bad parts: a few said, the rest counted
+        ignored[NOTES_SAID - 1:] = [f"{len(ignored) - NOTES_SAID + 1:,} more values"]
+    return ignored
 
 
 def save_url(page_name: str, c: Choices) -> None:
@@ -351,14 +355,21 @@ def kinds_ui(source: str, target: str) -> tuple[tuple[str, str], ...]:
     box = st.expander("Attribute kinds", key="kinds_open", on_change="rerun")
     if box.open:
         box.caption("Read from the file; change a kind to treat numbers as categories, or leave a column out.")
-    overrides = []
+    overrides, menus = [], list(inferred)[:dtlearn.identifiers.MAX_ATTRIBUTES]
     for attribute, kind in inferred.items():
         key = kind_key(source, target, attribute)
         # Written on every run: a menu not drawn in a run would otherwise lose its value.
         state[key] = from_url[attribute] if from_url.get(attribute) in KINDS else state.get(key, kind)
-        chosen = box.selectbox(md(shown(attribute)), KINDS, key=key) if box.open else state[key]
-        if chosen != kind:
-            overrides.append((attribute, chosen))
+        if state[key] != kind:
+            overrides.append((attribute, state[key]))
+    if box.open:
+        for attribute in menus:
+            box.selectbox(md(shown(attribute)), KINDS, key=kind_key(source, target, attribute))
+        if len(inferred) > len(menus):  # a wide table: one column's menu at a time, not thousands
+            rest = list(inferred)[len(menus):]
+            other = box.selectbox(f"Any of the other {len(rest):,} columns", rest, key=f"other|{source}|{target}",
+                                  format_func=shown)
+            box.selectbox(f"Kind of {md(shown(other))}", KINDS, key=kind_key(source, target, other))
     with left_out:
         identifiers_ui(source, target)
     return tuple(overrides)
@@ -370,9 +381,12 @@ def kind_key(source: str, target: str, attribute: str) -> str:
 
 
 def identifiers_ui(source: str, target: str) -> None:
-    """A note for each column left out because it names the rows (Mitchell's Day, Han's RID), and
-    a button that uses it after all: its kind as read (its menu under Attribute kinds does the same)."""
+    """A note for each column left out because it names the rows (Mitchell's Day, Han's RID) or
+    holds nearly as many values as rows, with a button that uses it after all (its kind as read;
+    its menu under Attribute kinds does the same); one note and one button for a wide table's
+    columns past the first `dtlearn.identifiers.MAX_ATTRIBUTES`."""
     raw = common.raw_dataset(source)
+    beyond = []
     for identifier in common.identifiers(source, target):
         key = kind_key(source, target, identifier.name)
         if st.session_state.get(key) != "ignore":

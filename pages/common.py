@@ -167,9 +167,10 @@ def parse_upload(key: str, content: bytes) -> Dataset | str:
     starts with @relation), whatever its name."""
     def read() -> Dataset:
         dtlearn.budget.report("reading", None, f"{len(content) / 2**20:.1f} MB")
-        # identifiers kept: the sidebar sets them to ignore (`inferred_kinds`), one click from use
+        # every column kept: the sidebar sets identifiers and a wide table's last columns to ignore
+        # (`inferred_kinds`), one click from use
         read = dtlearn.read_arff if is_arff(content) else dtlearn.read_csv
-        return read(content, identifiers="keep")
+        return read(content, identifiers="keep", max_attributes=None)
 
     try:
         return computed("Reading the file…", ("upload", key), read, eager=len(content) > 2**20)
