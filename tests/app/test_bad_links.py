@@ -104,3 +104,12 @@ def test_the_note_stays_on_the_page_the_link_opened(open_app):
     assert not app.warnings
     app.page("tree")
     assert not app.warnings
+
+
+def test_a_link_of_thousands_of_bad_parts_says_a_few_and_counts_the_rest(open_app):
+    kinds = ",".join(f"c{i}:numeric" for i in range(3000))  # 3,000 columns the table does not have
+    app = open_app(dataset="iris", algo="cart", kinds=kinds, **{f"x{i}": "1" for i in range(50)})
+    clean(app, "opened")
+    [note] = app.warnings
+    assert note.count("\n- ") == 12 and "3,039 more values" in note, note[:500]
+    assert len(note) < 1500
