@@ -391,11 +391,33 @@ def identifiers_ui(source: str, target: str) -> None:
         key = kind_key(source, target, identifier.name)
         if st.session_state.get(key) != "ignore":
             continue
+        if identifier.rule == "beyond":
+            beyond.append((key, identifier.name))
+            continue
         name = md(shown(identifier.name))
         st.caption(f"**{name}** ({md(identifier.examples)}) is set to *ignore*: {md(identifier.why)}, so a tree "
                    "would split on it and learn nothing. Its menu under *Attribute kinds* changes that, or:")
         st.button(f"Use {name} as an attribute", key=f"use|{key}", on_click=_use_column,
                   args=(key, dtlearn.data.inferred_kind(raw.frame[identifier.name])))
+    if beyond:
+        _beyond_ui(raw, target, beyond)
+
+
+def _beyond_ui(raw: dtlearn.Dataset, target: str, beyond: list[tuple[str, str]]) -> None:
+    total = len(raw.frame.columns) - (target in raw.frame.columns)
+    names = [md(shown(name)) for _, name in beyond]
+    listed = ", ".join(f"**{name}**" for name in names[:2]) + (f", …, **{names[-1]}**" if len(names) > 2 else "")
+    st.caption(f"Only {total - len(beyond):,} of the {total:,} attribute columns are used: the other {len(beyond):,} "
+               f"({listed}), after the first {dtlearn.identifiers.MAX_ATTRIBUTES:,}, are set to *ignore*, since a "
+               "tree over so many columns is slow to grow and to show. *Attribute kinds* sets any column's kind, "
+               "or:")
+    kinds = {key: dtlearn.data.inferred_kind(raw.frame[name]) for key, name in beyond}
+    st.button(f"Use all {total:,} columns", key=f"use_all|{beyond[0][0]}", on_click=_use_columns, args=(kinds,))
+
+
+def _use_columns(kinds: dict) -> None:
+    st.session_state.update(kinds)
+    _reset_step()
 
 
 def _use_column(key: str, kind: str) -> None:
