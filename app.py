@@ -232,7 +232,7 @@ def save_url(page_name: str, c: Choices) -> None:
     if common.projector():
         wanted["projector"] = "1"
     for key, (kind, _) in PAGE_STATE.get(page_name, {}).items():
-        if c.is_upload and kind == "text":  # column names (partition axes)
+        if c.is_upload and kind == "column":  # column names (partition axes)
             continue
         if key in st.session_state and st.session_state[key] is not None:
             value = st.session_state[key]
