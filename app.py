@@ -534,8 +534,13 @@ def keep_values() -> None:
 
 
 def main() -> None:
-    with common.routing():
-        route()
+    """One run of the page the link or the click asks for, within the time a page may take
+    (common.PAGE); a run asked to stop (`common.stopping`) ends quietly, its work abandoned."""
+    with common.routing(), dtlearn.budget.within(common.PAGE, cancelled=common.stopping):
+        try:
+            route()
+        except dtlearn.budget.Cancelled:  # Streamlit starts the next run, or none: nothing to say
+            pass
 
 
 def route() -> None:
@@ -575,7 +580,8 @@ def route() -> None:
     try:
         page.run()
     except dtlearn.DataError as error:  # e.g. TooCostly: past the app's budget (common.BUDGET)
-        st.error(f"{md(error)}  \nThe rest of this page is not shown; the sidebar's settings are kept.")
+        if str(error) != problem:  # the page's time, run out while growing: said once
+            st.error(f"{md(error)}  \nThe rest of this page is not shown; the sidebar's settings are kept.")
 
 
 if __name__ == "__main__":

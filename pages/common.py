@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import dtlearn
 from dtlearn import derivation, jit
@@ -121,6 +122,10 @@ BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000)
 # with the transient work of the heaviest page (Compare: 4 trees and their folds, one at a time)
 # and the server itself the process stays under 2 GB (1,633 MB: benchmarks/bench_upload.py).
 STORE = store.Store(max_bytes=1024 * 2**20, ttl=30 * 60)
+# What a page may take, on the wall's clock from its run's start, waiting for the computations above
+# included (app.main): past it, whatever it is doing (waiting, laying out, building a table) stops
+# with the budget's message; a computation it waited for goes on for others, or is abandoned.
+PAGE = dtlearn.Budget(wall=BUDGET.seconds)
 memory.give_back_freed_memory()  # once per server process: this module is imported once
 
 
@@ -144,6 +149,7 @@ def _show_progress(job: jobs.Job, what: str | None, eager: bool) -> None:
     started, bar, shown = time.monotonic(), None, None
     try:
         while not job.done.wait(0.1):
+            dtlearn.budget.check_time()  # past the page's time, or its run stopped: no more waiting
             if what is None or (time.monotonic() - started < 0.5 and not eager) or job.progress in (None, shown):
                 continue
             shown = job.progress
@@ -159,6 +165,13 @@ def _show_progress(job: jobs.Job, what: str | None, eager: bool) -> None:
     finally:
         if bar is not None:
             bar.empty()
+
+
+def stopping() -> bool:
+    """Whether this script run was asked to stop or to start again (a click, another page, the tab
+    closed): what it is computing is wanted no more. Streamlit only stops a run at its next element."""
+    requests = getattr(get_script_run_ctx(), "script_requests", None)
+    return getattr(getattr(requests, "_state", None), "name", "CONTINUE") != "CONTINUE"
 
 
 def parse_upload(key: str, content: bytes) -> Dataset | str:

@@ -17,12 +17,12 @@ import functools
 import hashlib
 import re
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
-import graphviz
-
+import dtlearn
+from dtlearn import layout
 from pages import store
 
 PX_PER_PT = 4 / 3
@@ -30,6 +30,7 @@ _HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
 _NOISE = re.compile(r"<!--.*?-->|<title>.*?</title>", re.S)  # comments repeat names; titles are tooltips "n3"
 _FONT_SIZE = re.compile(r'<text [^>]*font-size="([\d.]+)"')
 ALT = "decision tree"
+SECONDS = 60  # a layout made off a page (a download, the next step prepared): as long as a page may wait
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,15 @@ class Drawing:
 
 @functools.lru_cache(maxsize=8)  # a big tree's PNG is megabytes
 def render(dot: str, fmt: str) -> bytes | None:
-    """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed).
-    Called when the student clicks a download (st.download_button's deferred data), on a thread
-    of its own: a plain cache, and a big tree's PNG is not made on every step."""
+    """The tree drawn by Graphviz's `dot` program, for downloads (None when it is not installed, or
+    the drawing would take more than SECONDS). Called when the student clicks a download
+    (st.download_button's deferred data), on a thread of its own: a plain cache, and a big tree's
+    PNG is not made on every step."""
     if fmt == "png":
         dot = dot.replace("{", "{\n\tgraph [dpi=150]", 1)  # sharp on slides
     try:
-        return graphviz.Source(dot).pipe(format=fmt)
-    except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):  # no `dot`, or it refused the source
+        return layout.run_dot(dot, fmt, seconds=SECONDS)  # None: no `dot`, or it refused the source
+    except dtlearn.TooCostly:
         return None
 
 
@@ -69,20 +71,27 @@ _DRAWINGS = store.Store(max_bytes=96 * 2**20, ttl=30 * 60)  # a 2,000-node tree'
 
 def tree_svg(dot: str) -> Drawing | None:
     """The tree laid out as SVG (None when `dot` is not installed), kept in a store bounded in
-    bytes (not Streamlit's cache: `prefetch` fills it from a background thread)."""
-    return _DRAWINGS.get(hashlib.sha256(dot.encode()).digest(), lambda: _layout(dot))
+    bytes (not Streamlit's cache: `prefetch` fills it from a background thread). A layout runs
+    for the time its page has left (`dtlearn.layout`); past it, `TooCostly`, which is not kept: a
+    visit with more time left may draw it."""
+    key = hashlib.sha256(dot.encode()).digest()
+    if key in _DRAWINGS:
+        return _DRAWINGS.get(key, lambda: None)
+    drawn = _layout(dot)
+    _DRAWINGS.put(key, drawn)
+    return drawn
 
 
 tree_svg.cache_clear = _DRAWINGS.clear
 
 
 def _layout(dot: str) -> Drawing | None:
-    try:
-        svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
-    except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
+    output = layout.run_dot(dot, "svg")
+    if output is None:
         # no `dot`; or it refused the source (dtlearn's DOT passes it, tests/test_fuzz_files.py):
         # the browser draws it instead, never a traceback
         return None
+    svg = output.decode("utf-8")
     svg = _NOISE.sub("", svg[svg.index("<svg"):])
     head = _HEAD.match(svg)
     sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
@@ -101,9 +110,10 @@ def prefetch(dot: str, *more: Callable[[], object]) -> Future:
     dtlearn's trees are immutable, so they are safe to share. One worker: jobs run in order."""
     def job() -> None:
         try:
-            tree_svg(dot)
-            for work in more:
-                work()
+            with dtlearn.budget.within(dtlearn.Budget(wall=SECONDS)):
+                tree_svg(dot)
+                for work in more:
+                    work()
         finally:
             with _LOCK:  # after prefetch has registered the job (it holds the lock meanwhile)
                 _PENDING.pop(dot, None)
@@ -116,14 +126,19 @@ def prefetch(dot: str, *more: Callable[[], object]) -> Future:
 
 
 def in_background(work: Callable[[], object]) -> Future:
-    """Runs `work` on the prefetch thread (after the jobs before it): preparing what the next
-    click will need, off the script's thread."""
-    return _BACKGROUND.submit(work)
+    """Runs `work` on the prefetch thread (after the jobs before it), for at most SECONDS:
+    preparing what the next click will need, off the script's thread."""
+    def bounded() -> object:
+        with dtlearn.budget.within(dtlearn.Budget(wall=SECONDS)):
+            return work()
+
+    return _BACKGROUND.submit(bounded)
 
 
 def drawing_of(dot: str) -> Drawing | None:
-    """The layout of `dot`: waits for it when the background is already at it (no second `dot` run)."""
+    """The layout of `dot`: waits for it when the background is already at it (no second `dot`
+    run), for as long as the page may wait; laid out here if the background could not."""
     pending = _PENDING.get(dot)
-    if pending is not None:
-        pending.result()
+    while pending is not None and not wait([pending], timeout=layout.POLL).done:
+        dtlearn.budget.check_time(dtlearn.budget.DRAWING)
     return tree_svg(dot)

@@ -74,8 +74,8 @@ def test_the_drawing_keeps_dots_layout_its_size_and_its_smallest_text(dot_progra
 
 
 def test_without_dot_the_browser_draws_the_dot_source(open_app, monkeypatch):
-    monkeypatch.setattr(graphviz.Source, "pipe", lambda *a, **k: (_ for _ in ()).throw(
-        graphviz.ExecutableNotFound(("dot",))))
+    which = dtlearn.layout.shutil.which
+    monkeypatch.setattr(dtlearn.layout.shutil, "which", lambda name: None if name == "dot" else which(name))
     drawing.tree_svg.cache_clear()
     try:
         assert drawing.tree_svg("digraph { a }") is None
