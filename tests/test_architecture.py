@@ -2,6 +2,8 @@
 
 Every module may import only modules below it in LAYERS (imports inside functions count too,
 so a cycle cannot hide in a lazy import; imports under `if TYPE_CHECKING:` are annotations only).
+A package is a layer of its own modules: `p.m` is dtlearn/p/m.py and `p` its `__init__.py`, which
+hands the package's names on and so stands above every module of it.
 """
 
 from __future__ import annotations
@@ -29,41 +31,63 @@ LAYERS = [
 ]
 
 
-def imports_of(path: Path) -> list[tuple[str, int]]:
+def modules() -> dict[str, Path]:
+    """Each module's name in LAYERS and its file: `x` (dtlearn/x.py, or dtlearn/x/__init__.py), `x.y`."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        found[".".join(parts[:-1] if len(parts) > 1 and parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def layer_of(parts: list[str]) -> str:
+    """The module in LAYERS that dtlearn.<parts> names: the longest listed prefix (`from . import
+    fit` names a function of dtlearn/__init__.py, `from .x import y` a name of x)."""
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in LAYERS:
+            return ".".join(parts[:end])
+    return "__init__"
+
+
+def imports_of(module: str, path: Path) -> list[tuple[str, int]]:
     """(dtlearn module, line) for every import of the module, at any depth, except annotations."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             typing_only.update(id(child) for child in ast.walk(node))
+    package = module.split(".") if path.name == "__init__.py" and module != "__init__" else module.split(".")[:-1]
     found = []
     for node in ast.walk(tree):
-        if id(node) in typing_only:
+        if id(node) in typing_only or not isinstance(node, ast.ImportFrom):
             continue
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                found.append((node.module.split(".")[0], node.lineno))
-            else:
-                found.extend((alias.name, node.lineno) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dtlearn"):
-            found.append(((node.module.split(".") + [""])[1] or "__init__", node.lineno))
+        if node.level:
+            base = package[:len(package) - (node.level - 1)]
+        elif (node.module or "").split(".")[0] == "dtlearn":
+            base = []
+        else:
+            continue
+        named = (node.module or "").split(".")[int(not node.level):] if node.module else []
+        targets = [base + named] if node.module and named else [base + [alias.name] for alias in node.names]
+        found.extend((layer_of([part for part in target if part]), node.lineno) for target in targets)
     return found
 
 
 def test_every_module_is_in_the_layers():
-    modules = {path.stem for path in PACKAGE.glob("*.py")}
-    assert modules == set(LAYERS), (modules ^ set(LAYERS))
+    assert set(modules()) == set(LAYERS), (set(modules()) ^ set(LAYERS))
 
 
 @pytest.mark.parametrize("module", LAYERS)
 def test_a_module_imports_only_modules_below_it(module):
     rank = LAYERS.index(module)
-    for imported, line in imports_of(PACKAGE / f"{module}.py"):
-        assert LAYERS.index(imported) < rank, f"dtlearn/{module}.py:{line} imports {imported}, which is not below it"
+    path = modules()[module]
+    where = path.relative_to(PACKAGE.parent)
+    for imported, line in imports_of(module, path):
+        assert LAYERS.index(imported) < rank, f"{where}:{line} imports {imported}, which is not below it"
 
 
 def test_the_core_never_imports_streamlit():
-    for path in PACKAGE.glob("*.py"):
+    for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
         names += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
