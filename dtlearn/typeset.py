@@ -147,20 +147,45 @@ def document(body: Sequence[str]) -> str:
 
 # Markdown ----------------------------------------------------------------------------------
 
-# Fewer than the pages' escaper (pages.common.md): a downloaded document stays readable as text.
+# Fewer than a page needs (PAGE_SPECIALS): a downloaded document stays readable as text.
 MARKDOWN_SPECIALS = "\\`*_[]<>|$#~&"
+# What Streamlit's Markdown reads besides: LaTeX ($), its :colour[...] and :icon: directives, and
+# line-start lists and headings (a label is a line of its own).
+PAGE_SPECIALS = "\\`*_{}[]()#+-.!|<>~$:&^%=\"'@"
 _SHORTCODE = re.compile(r":(?=\S)")  # ':name:' is an icon or emoji on a Streamlit page: its first colon escaped
+# A word a renderer would make a live link of: GFM's autolinks (http://, www., an e-mail address).
+# A backslash does not stop them (Streamlit's renderer finds them in the text once escapes are
+# read), so such a word is written as inline code: shown and copied as it is, never a link.
+_LINKABLE = re.compile(r"(\S*(?:://|www\.|@[\w-]+\.\w)\S*)", re.IGNORECASE)
 
 
-def md(value) -> str:
-    r"""Plain text for Markdown: line breaks made spaces, every character Markdown (or a math
-    renderer, or HTML) could read escaped with a backslash.
+def literal(word: str) -> str:
+    """`word` as inline code, whatever backticks it holds (CommonMark: a longer fence, and a
+    space inside it where the word starts or ends with a backtick).
 
-    >>> print(md("a|b <script> $x$"))
-    a\|b \<script\> \$x\$
+    >>> literal("http://x.org"), literal("a`b")
+    ('`http://x.org`', '``a`b``')
     """
-    flat = " ".join(str(value).split())
-    return _SHORTCODE.sub(r"\:", "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in flat))
+    fence = "`" * (max(map(len, re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return fence + pad + word + pad + fence
+
+
+def md(value, specials: str = MARKDOWN_SPECIALS) -> str:
+    r"""Plain text for Markdown: line breaks made spaces, every character Markdown (or a math
+    renderer, or HTML) could read escaped with a backslash, a word that would be a link as code.
+    `specials`: PAGE_SPECIALS for a Streamlit page (pages.common.md).
+
+    >>> print(md("a|b <script> $x$ see http://x.org"))
+    a\|b \<script\> \$x\$ see `http://x.org`
+    """
+    parts = _LINKABLE.split(" ".join(str(value).split()))
+    return "".join(literal(part) if i % 2 else _escaped(part, specials) for i, part in enumerate(parts))
+
+
+def _escaped(text: str, specials: str) -> str:
+    escaped = "".join("\\" + c if c in specials else c for c in text)
+    return escaped if ":" in specials else _SHORTCODE.sub(r"\:", escaped)
 
 
 def md_text(text: Text | str) -> str:

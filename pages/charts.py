@@ -59,14 +59,17 @@ def _layout(fig: go.Figure, height: int, legend_below: bool = False) -> go.Figur
 
 def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
     """Rows per class as bars, each labelled with its count and share."""
+    # Bars at positions 0, 1, ... named by their ticks: Plotly keeps a category axis's names as keys
+    # of a plain object, where classes called __proto__ or constructor find no bar and draw nothing.
     fig = go.Figure(go.Bar(
-        x=[plain(c) for c in shown_names(counts["class"])], y=counts["rows"],
+        x=list(range(len(counts))), y=counts["rows"],
         customdata=[whole(c) for c in counts["class"]],
         marker_color=[colour(classes, c) for c in counts["class"]], marker_line=dict(color="#555", width=1),
         text=[f"{r} ({s:.0%})" for r, s in zip(counts["rows"], counts["share"])], textposition="outside",
         cliponaxis=False, hovertemplate="%{customdata}: %{y} rows<extra></extra>",
     ))
-    fig.update_xaxes(type="category")  # classes named by numbers (0 / 1) are names, not an axis of numbers
+    fig.update_xaxes(tickmode="array", tickvals=list(range(len(counts))),
+                     ticktext=[plain(c) for c in shown_names(counts["class"])], range=[-0.5, len(counts) - 0.5])
     fig.update_yaxes(title="rows", rangemode="tozero")
     return _layout(fig, 360)
 

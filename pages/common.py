@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
-import re
 import threading
 import time
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import dtlearn
-from dtlearn import derivation, jit
+from dtlearn import derivation, jit, typeset
 from dtlearn.data import Dataset, label, labelled
 from dtlearn.identifiers import identifier_columns
 from dtlearn.settings import CRITERION_NAMES, PRESET
@@ -90,17 +89,23 @@ class View:
 
 # text from a file: escaped wherever it is rendered ----------------------------------------
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&^%=\"'@])")
-
-
 def md(value) -> str:
     """A name or message made safe for Streamlit markdown (no formatting, links, LaTeX, icons)."""
-    return _MARKDOWN.sub(r"\\\1", " ".join(str(value).split()))
+    return typeset.md(value, typeset.PAGE_SPECIALS)
+
+
+# Names of the properties every JavaScript object has: a figure's text equal to one came out of the
+# browser's chart code as {} or null (a tick named __proto__ showed "[object Object]").
+_OBJECT_KEYS = frozenset({"__proto__", "constructor", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
+                          "__lookupSetter__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+                          "toLocaleString", "toString", "valueOf"})
 
 
 def plain(value) -> str:
-    """A name made safe for Plotly text (which understands a few HTML tags)."""
-    return html.escape(str(value))
+    """A name made safe for Plotly text (which understands a few HTML tags), and never a bare
+    object property's name (its first letter as an entity, which Plotly writes as the letter)."""
+    text = html.escape(str(value))
+    return f"&#{ord(text[0])};{text[1:]}" if text in _OBJECT_KEYS else text
 
 
 # cached dtlearn calls ------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import streamlit as st
 
 import dtlearn
 from dtlearn import derivation
-from dtlearn.shorten import visible
+from dtlearn.shorten import shown, visible
 from pages import charts, common
 from pages.common import md
 from pages.tables import shortened_table
@@ -30,7 +30,7 @@ def row_ui(frame) -> None:
 
 
 v = common.view()
-common.header("Data" if common.projector() else f"Data: {v.title}", v)  # (the line names the data)
+common.header("Data" if common.projector() else f"Data: {md(shown(v.title))}", v)  # (the line names the data)
 if v.choices.is_upload:
     st.caption("Your uploaded file. It is read as text only; nothing in it is run.")
 else:

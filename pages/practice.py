@@ -155,7 +155,7 @@ def column_ui(v, step, rows: dict[int, str]) -> None:
         st.caption(f"Enter the {grading.QUANTITIES[key].phrase} of each candidate you computed; leave blank "
                    "the others.")
         column = st.columns([2, 3])[0]  # one column, as in the book's table: Tab goes down it
-        entries = {i: column.text_input(rows[i], key=f"column_answer_{i}") for i in chosen}
+        entries = {i: column.text_input(md(rows[i]), key=f"column_answer_{i}") for i in chosen}
         submitted = st.form_submit_button("Check my column", type="primary")
     if submitted:
         with results:
@@ -202,8 +202,8 @@ def answers_form(tree, step, work):
                 if work.row is None:
                     continue
                 for b, name in enumerate(work.branches):
-                    text = columns[slot % 3].text_input(f"{quantity.title.split(',')[0]}: {shown(branch_text(name))}",
-                                                        key=f"answer_{key}_{b}")
+                    title = f"{quantity.title.split(',')[0]}: {md(shown(branch_text(name)))}"
+                    text = columns[slot % 3].text_input(title, key=f"answer_{key}_{b}")
                     entries.append((key, b, text))
                     slot += 1
             elif key == "attribute":
@@ -374,7 +374,7 @@ def guess_ui(v) -> None:
     # nothing chosen at first: a preselected option was the right answer at some roots
     row = st.columns([3, 1], vertical_alignment="bottom")
     choice = row[0].radio("What does the algorithm do here?", choices, index=None, horizontal=True,
-                          key=radio_key, disabled=locked, format_func=shown,
+                          key=radio_key, disabled=locked, format_func=lambda o: md(shown(o)),
                           label_visibility="collapsed" if projector else "visible")
     test, needs_test = None, choice not in (None, LEAF_OPTION) and len(options.get(choice, ())) > 1
     picked = None

@@ -6,6 +6,7 @@ import streamlit as st
 
 from dtlearn.data import label, ordered_labels
 from dtlearn.explain import explain, is_missing, number
+from dtlearn.shorten import shown
 from pages import common, stage
 from pages.common import md
 from pages.tables import shortened_table
@@ -118,9 +119,9 @@ def example_ui(v) -> dict:
 def prediction_ui(tree, e) -> None:
     digits = common.digits()
     if tree.is_regression:
-        st.metric(f"Predicted {md(tree.target)}", number(e.prediction, digits))
+        st.metric(f"Predicted {md(shown(tree.target))}", number(e.prediction, digits))
         return
-    st.metric(f"Predicted {md(tree.target)}", str(e.prediction))
+    st.metric(f"Predicted {md(shown(tree.target))}", md(shown(e.prediction)))
     shares, config = shortened_table(pd.DataFrame({"class": list(e.classes),
                                                    "share": [float(p) for p in e.distribution]}),
                                      {"share": st.column_config.NumberColumn(format=common.number_format())})

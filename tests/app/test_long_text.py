@@ -49,6 +49,7 @@ def drawn_texts(app) -> list[str]:
         layout = figure["layout"]
         texts += [str(t.get("name", "")) for t in figure["data"]]
         texts += [str(x) for t in figure["data"] if t.get("type") == "bar" for x in t.get("x", [])]
+        texts += [str(x) for x in layout.get("xaxis", {}).get("ticktext", [])]  # the class chart's names
         texts += [str(a.get("text", "")) for a in layout.get("annotations", [])]
         texts += [json.dumps(layout.get(axis, {}).get("title", ""), ensure_ascii=False)
                   for axis in ("xaxis", "yaxis", "xaxis2", "yaxis2")]
