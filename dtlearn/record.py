@@ -23,6 +23,7 @@ from typing import Sequence
 from . import derivation, typeset
 from .answers import QUANTITIES
 from .settings import PRESET
+from .shorten import LABEL_CHARS
 from .typeset import file_stem, md, md_formula, md_table, tex
 
 EXACT_DIGITS = 6  # decimals of the exact value (the grader's messages write it so)
@@ -72,7 +73,7 @@ def checked(work, key: str, grade, branch: int | None = None, digits: int | None
         written = "" if exact is None else str(exact)
     mistakes = tuple((m.name, m.explanation) for m in grade.mistakes)
     return Checked(node, candidate, quantity, str(grade.entered).strip(), grade.status, grade.message, written,
-                   mistakes, tuple(work.formula(key, branch, digits)))
+                   mistakes, tuple(work.formula(key, branch, digits, limit=LABEL_CHARS)))
 
 
 def title(dataset: str, algorithm: str) -> str:

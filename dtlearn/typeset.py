@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from . import derivation
+from .shorten import shown, shown_names
 
 
 @dataclass(frozen=True)
@@ -120,10 +121,12 @@ def formula(line: str) -> str:
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], size: str = r"\small") -> list[str]:
     """A table for one pdflatex run (tabular: nothing to carry to a second run), scaled down to
-    the text's width when wider; the header in bold."""
+    the text's width when wider; the header in bold. A cell cannot wrap: a long name or value is
+    cut as a drawing cuts it (`shorten`; a name of 10,000 characters made a box wider than TeX's
+    largest dimension), the headers kept distinct."""
     out = [r"\begin{center}" + size, r"\fitwidth{\begin{tabular}{" + "l" * len(header) + "}", r"\hline",
-           " & ".join(r"\textbf{" + tex(c) + "}" for c in header) + r" \\", r"\hline"]
-    out += [" & ".join(tex(v) for v in row) + r" \\" for row in rows]
+           " & ".join(r"\textbf{" + tex(c) + "}" for c in shown_names(header)) + r" \\", r"\hline"]
+    out += [" & ".join(tex(shown(v)) for v in row) + r" \\" for row in rows]
     return out + [r"\hline", r"\end{tabular}}", r"\end{center}"]
 
 
@@ -193,9 +196,31 @@ def md_text(text: Text | str) -> str:
     return md(plain(text))
 
 
+# In a Markdown document a formula is read twice: as LaTeX by a renderer with maths (KaTeX, as
+# Streamlit's), and as Markdown by one without. Inside its \text{...} names, what Markdown would
+# read is spelled as LaTeX both know: no link, image, emphasis or code span, no autolink (an
+# empty group {} inside // www. and @ breaks them and prints nothing).
+_MARKDOWN_IN_TEXT = {"[": r"\lbrack{}", "]": r"\rbrack{}", "*": r"\char42{}", "`": r"\char96{}"}
+_AUTOLINK_IN_TEXT = re.compile(r"(?<=/)(?=/)|(?<=www)(?=\.)|(?<=@)", re.IGNORECASE)
+
+
+def md_formula_line(line: str) -> str:
+    r"""A `derivation` line as a Markdown document's formula (`formula_line`, and no Markdown
+    in its names for a renderer without maths).
+
+    >>> md_formula_line(r"D_{\text{![a](http://x.org) **b**}}")
+    'D_{\\text{!\\lbrack{}a\\rbrack{}(http:/{}/x.org) \\char42{}\\char42{}b\\char42{}\\char42{}}}'
+    """
+    def spelled(m: re.Match) -> str:
+        inner = "".join(_MARKDOWN_IN_TEXT.get(c, c) for c in m.group(1))
+        return r"\text{" + _AUTOLINK_IN_TEXT.sub("{}", inner) + "}"
+
+    return _TEXT_SPAN.sub(spelled, formula_line(line))
+
+
 def md_formula(line: str) -> list[str]:
     """One formula line as a displayed-maths block ($$ on lines of their own)."""
-    return ["$$", formula_line(line), "$$"]
+    return ["$$", md_formula_line(line), "$$"]
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], numbered: bool = False) -> list[str]:

@@ -33,6 +33,7 @@ from .data import label
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
 from .settings import CRITERION_NAMES, PRESET
+from .shorten import LABEL_CHARS, shown
 from .splits import USED
 from .steps import GROWTH_ACTIONS, SPLIT
 from .table import listed_table
@@ -49,7 +50,7 @@ def _symbol(latex: str, plain_text: str, attribute: str | None = None) -> Math:
     """A measure's symbol, of D and an attribute when given: Gain(D, outlook)."""
     if attribute is None:
         return Math(latex, plain_text)
-    return Math(latex + "(D, " + derivation.text(attribute) + ")", f"{plain_text}(D, {attribute})")
+    return Math(latex + "(D, " + derivation.text(shown(attribute)) + ")", f"{plain_text}(D, {attribute})")
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class Criterion:
         ranked = CRITERION_NAMES[self.key]
         if self.key == "gain_ratio":
             return ("gain ", _symbol(*VALUE_SYMBOLS["gain"], attribute), ", the split information ",
-                    Math(QUANTITIES["split_info"].latex + "(" + derivation.text(attribute) + ")",
+                    Math(QUANTITIES["split_info"].latex + "(" + derivation.text(shown(attribute)) + ")",
                          f"{QUANTITIES['split_info'].plain}({attribute})"),
                     f" and the {ranked} ", _symbol(*VALUE_SYMBOLS["gain_ratio"], attribute))
         return (f"{ranked} ", _symbol(*VALUE_SYMBOLS[RANKED_BY[self.key]], attribute))
@@ -192,7 +193,7 @@ def _where(step, classes) -> tuple[str, str]:
 
 def _sections(row, classes, digits: int) -> tuple:
     """derivation's sections for a row, at `digits` decimals."""
-    return derivation.derivation(row, classes, digits=digits)
+    return derivation.derivation(row, classes, digits=digits, limit=LABEL_CHARS)
 
 
 def _family_lines(sections, criterion: str) -> list[str]:
@@ -220,11 +221,12 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
     table, classes = listed_table(step), tree.classes  # indexed by position: each attribute's best is there
     # The node itself: all its rows (a candidate's own row holds D~, its known rows, when values are missing)
     whole = {"branch_counts": (tuple(step.class_weights),), "n": float(sum(step.class_weights)), "known": 1.0}
+    named = tuple(shown(c) for c in classes)  # a formula's names are cut as a page's are (a line cannot wrap)
     before = "entropy_before" if about.family == "entropy" else "gini_before"
     impurity = derivation.entropy_of_node if about.family == "entropy" else derivation.gini_of_node
     questions = [Question(number, (f"What is the {about.impurity} ", about.symbol, " of this node?"),
                           _values(derivation.measures(whole), [before], digits),
-                          (derivation.node_counts(whole, classes), impurity(whole, classes, digits)))]
+                          (derivation.node_counts(whole, named), impurity(whole, named, digits)))]
     candidates = step.candidates
     best = [int(i) for i in candidates.best_rows()]
     used = [str(table.loc[i]["attribute"]) for i in best if candidates.reason_code[i] == USED]
