@@ -5,7 +5,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from dtlearn import shorten
+from dtlearn import shorten, spreadsheet
 from dtlearn.table import LISTED_PER_ATTRIBUTE, LISTED_ROWS, listed_table
 
 from pages import common, drawing, stage
@@ -150,7 +150,7 @@ columns[3].download_button("Rules (text)", partial(_rules_text, shown),
                            f"{stem}-rules.txt", "text/plain", key="download_rules", on_click="ignore", width="stretch")
 candidates = tree.steps[k - 1].candidates if k else None
 if candidates is not None and len(candidates):  # written when clicked; a long table: the rows listed
-    listed = partial(lambda step: listed_table(step).to_csv(index=False), tree.steps[k - 1])
+    listed = partial(lambda step: spreadsheet.to_csv(listed_table(step)), tree.steps[k - 1])
     columns[4].download_button("Table (CSV)", listed, f"{stem}-table.csv", "text/csv",
                                key="download_table", on_click="ignore", width="stretch",
                                help=f"The candidate table of step {k}. Past {LISTED_ROWS:,} rows: each attribute's "

@@ -26,7 +26,7 @@ LAYERS = [
     "routing", "surrogates", "summary", "steps", "engine", "node_labels",
     "export", "partition", "tree", "induction", "pruning", "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
-    "typeset", "pdflatex", "worksheet", "record", "warmup",
+    "typeset", "spreadsheet", "pdflatex", "worksheet", "record", "warmup",
     "cli", "sklearn", "__init__", "__main__",
 ]
 
