@@ -123,14 +123,20 @@ def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = 
 
     if whole:
         return drawn(None if drawable_whole(tree) else dtlearn.export.top_levels(tree, TOP_NODES))
-    tried, last = set(), None
+    tried, last, refused = set(), None, None
     for visible in _views(tree, node_id, box):
-        if visible is not None and (visible in tried or len(visible) >= tree.n_nodes):
-            continue  # the same nodes again (a shallow tree), or every node: the whole tree once more
+        if visible is not None and (visible in tried or len(visible) >= tree.n_nodes or len(visible) > DRAWN_WHOLE):
+            continue  # the same nodes again (a shallow tree), every node, or too many (a 50,000-way split)
         tried.add(visible)
-        last = drawn(visible)
+        try:
+            last = drawn(visible)
+        except dtlearn.TooCostly as refusal:  # no time left for this layout: a smaller view may have it
+            refused = refusal
+            continue
         if last.legible:
             return last
+    if last is None and refused is not None:
+        raise refused
     if also:  # legible first: the nodes `also` that do not fit are folded like the rest
         return fitted(tree, node_id, box, highlight=highlight, digits=digits, numbers=numbers,
                       highlights=highlights, max_scale=max_scale)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 
+import pandas as pd
 import pytest
 
 import dtlearn
@@ -62,3 +63,24 @@ def test_a_drawing_past_the_page_s_time_is_stopped_and_its_dot_killed(open_app, 
         time.sleep(0.1)
     assert children(os.getpid()) == []
     drawing.tree_svg.cache_clear()
+
+
+def test_the_stage_never_lays_out_a_view_of_more_nodes_than_a_whole_tree_drawn(monkeypatch):
+    """A root of 1,500 branches, each split again: every view around the root holds the 1,500, and
+    `dot` takes minutes on 50,000 of them; the stage goes down to the root alone, its branches
+    folded in a box."""
+    from pages import stage
+
+    mostly = [("a", "b")[(i // 3) % 2] for i in range(4500)]  # each code's class, but for its row with b = q
+    frame = pd.DataFrame({"code": [f"k{i // 3}" for i in range(4500)], "b": ["p", "p", "q"] * 1500,
+                          "y": [c if i % 3 < 2 else {"a": "b", "b": "a"}[c] for i, c in enumerate(mostly)]})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y", {"code": "categorical"}), "id3")
+    assert tree.n_nodes == 1 + 1500 + 3000 and tree.root.test.attribute == "code"
+    laid_out = []  # the nodes (and folded boxes) of each view laid out
+
+    def layout(dot: str) -> None:  # every view "fits": the stage takes the first it lays out
+        laid_out.append(sum("label=" in line and "->" not in line for line in dot.splitlines()))
+
+    monkeypatch.setattr(drawing, "drawing_of", layout)
+    stage.fitted(tree, tree.root.id, stage.DEFAULT_BOX)
+    assert laid_out and max(laid_out) <= stage.DRAWN_WHOLE
