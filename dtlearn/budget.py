@@ -43,6 +43,7 @@ class Budget:
     nodes: int | None = None  # nodes of one tree
     cells: int | None = None  # numbers a tree keeps per node, summed: nodes x classes (each a Python float)
     wall: float | None = None  # seconds on the wall's clock, waiting included (a page: what a student waits)
+    bytes: int | None = None  # memory one step may allocate at once (a node's subsets, the rows' class weights)
 
 
 class TooCostly(DataError):
@@ -177,6 +178,22 @@ def check_cells(nodes: int, width: int, advice: str = GROWING) -> None:
     if limit is not None and nodes * width > limit:
         raise TooCostly(f"This tree would keep {nodes:,} nodes x {width:,} classes = {nodes * width:,} class weights, "
                         f"past the {limit:,} allowed here. {advice}, or choose a target with fewer classes.")
+
+
+def check_bytes(needed: int, what: str, advice: str = GROWING) -> None:
+    """Raise TooCostly when `what` would allocate `needed` bytes at once, past the budget's bytes:
+    asked while the arrays are still a count (CART's subsets of 50,000 values are 24 GB)."""
+    context = _current.get()
+    limit = context.budget.bytes if context else None
+    if limit is not None and needed > limit:
+        raise TooCostly(f"{what} would take {_size(needed)} of memory at once, past the {_size(limit)} allowed "
+                        f"here. {advice}.")
+
+
+def _size(count: int) -> str:
+    """'512 MB', '1.47 MB', '18.2 GB', '7,030 GB' (binary units, as the limits are set)."""
+    size, unit = (count / 2**30, "GB") if count >= 2**30 else (count / 2**20, "MB")
+    return f"{size:,.0f} {unit}" if size >= 100 else f"{size:.3g} {unit}" if size >= 1 else f"{max(size, 0.01):.2f} MB"
 
 
 def report(stage: str, done: float | None = None, detail: str = "") -> None:

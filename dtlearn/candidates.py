@@ -24,12 +24,16 @@ from math import comb
 
 import numpy as np
 
-from . import kernels
+from . import budget, kernels
 from .budget import SUBSETS, TooCostly
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
 from .measures import RegressionStats, SplitStats
 
 MAX_SUBSETS = 200_000  # Zaki's subsets of size <= l are refused beyond this many (memory)
+# Bytes a subset candidate takes while a block is made (measured with tracemalloc): per value of
+# the attribute, its bool row, the masks that make it and the float copy its weights are summed
+# from; per channel, its weights on each side and the measures made of them.
+SET_BYTES_PER_VALUE, SET_BYTES_PER_CHANNEL = 16, 56
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,6 +129,11 @@ def subset_block(encoded, attribute, codes, values, channels, node_summary, max_
     two-class shortcut skips listed after the ones it scores (`Block.scored`)."""
     sums = value_sums(codes, len(values), channels)
     missing = np.maximum(node_summary - sums.sum(axis=0), 0.0)
+    p = int((np.abs(sums).sum(axis=1) > 0).sum())  # the values present: a set is made of them
+    most = count_small_subsets(p, max_subset_size) if max_subset_size is not None else \
+        max(p - 1, 0) * max(sums.shape[1], 1) + (2 ** max(p - 1, 0) if p <= max_exhaustive else 0)
+    budget.check_bytes(subset_bytes(most, len(values), sums.shape[1]), f"The subsets of '{attribute}' ({p:,} values)",
+                       subset_advice(attribute, max_subset_size))
     scored = None
     if max_subset_size is not None:
         subsets, note = small_subsets(sums, max_subset_size)
@@ -139,6 +148,19 @@ def subset_block(encoded, attribute, codes, values, channels, node_summary, max_
     branches = np.stack([left, sums.sum(axis=0)[None, :] - left], axis=1)
     return Block(attribute, "subset", _stats(encoded, branches, missing), values=values, subsets=subsets, note=note,
                  scored=scored)
+
+
+def subset_bytes(n_sets: int, n_values: int, n_channels: int) -> int:
+    """At most the bytes scoring `n_sets` subsets of an attribute of `n_values` values allocates
+    at once: checked against the budget before the sets are made (V values, V^2 cells)."""
+    return n_sets * (SET_BYTES_PER_VALUE * n_values + SET_BYTES_PER_CHANNEL * n_channels) + 16 * n_values * n_channels
+
+
+def subset_advice(attribute: str, max_subset_size: int | None) -> str:
+    """What makes an attribute's subsets cheaper, in the sidebar's words."""
+    if max_subset_size is not None and max_subset_size > 1:
+        return f"Choose a smaller Largest value set |V|, or mark '{attribute}' as 'ignore'"
+    return f"Mark '{attribute}' as 'ignore' (Attribute kinds), or group its values into fewer"
 
 
 def _ordered(counts: np.ndarray) -> bool:

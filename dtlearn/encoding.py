@@ -12,6 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from . import budget
 from .data import Dataset, DataError, distinct_runs, labels, ordered_labels
 
 MISSING, UNSEEN = -1, -2
@@ -89,6 +90,9 @@ class Encoded:
 
     def channels(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """(channels, rows) values whose sums over a set of rows are its statistics."""
+        width = 3 if self.is_regression else len(self.classes) + self.sized
+        budget.check_bytes(17 * width * len(rows), f"The class weights of {len(rows):,} rows x {width:,} classes",
+                           "Choose a target with fewer classes, or use fewer rows")  # a bool and a float a cell
         y = self.y[rows]
         if self.is_regression:
             return np.stack([weights, weights * y, weights * y * y])

@@ -167,10 +167,9 @@ def _as_dataset(data) -> Dataset:
 
 
 def _tree(encoded: Encoded, settings: Settings, steps: tuple, total: int) -> Tree:
-    n = encoded.n_rows
-    channels = encoded.channels(np.arange(n), np.ones(n))
-    root_stats = tuple(float(v) for v in (channels.sum(axis=1) if encoded.is_regression
-                                          else encoded.class_weights(np.arange(n), np.ones(n))))
+    everything, ones = np.arange(encoded.n_rows), np.ones(encoded.n_rows)
+    root_stats = tuple(float(v) for v in (encoded.channels(everything, ones).sum(axis=1) if encoded.is_regression
+                                          else encoded.class_weights(everything, ones)))
     ranges = {a: (float(np.nanmin(encoded.numeric(a))), float(np.nanmax(encoded.numeric(a))))
               for a in encoded.numeric_attributes if not np.isnan(encoded.numeric(a)).all()}
     meta = Tree(encoded.data.target, encoded.classes, dict(encoded.data.kinds), settings, root_stats, 0.0,

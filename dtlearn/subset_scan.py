@@ -26,12 +26,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import budget
-from .candidates import Block, _stats, _subset_sums, _subsets, count_small_subsets, small_subsets
+from .candidates import (Block, _stats, _subset_sums, _subsets, count_small_subsets, small_subsets, subset_advice,
+                         subset_bytes)
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
 PADDING = np.iinfo(np.int64).max  # the reason code of a padded candidate: never the smallest
 MAX_SETS = 2_000  # Zaki's sets over an attribute's every value, beyond which it is scored node by node
 CELLS = 4_000_000  # nodes x candidates x values per batch: the arrays of one batch stay in tens of MB
+BATCH_BYTES = 64 * 2**20  # and their bytes (`candidates.subset_bytes`): many classes make wide sums
 
 
 def applies(encoded, settings) -> bool:
@@ -72,7 +74,12 @@ def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, 
         budget.check_time()
         V = len(encoded.categories(attribute))
         width = _most_candidates(encoded, settings, V)
-        batch = max(1, CELLS // max(width * V, 1))
+        # a node's candidates are padded to the attribute's every value: one node is the least a
+        # batch holds, so past the budget the attribute is refused before any is made
+        per_node = subset_bytes(width, V, len(channels))
+        budget.check_bytes(per_node, f"The subsets of '{attribute}' ({V:,} values)",
+                           subset_advice(attribute, settings.max_subset_size))
+        batch = max(1, min(CELLS // max(width * V, 1), BATCH_BYTES // per_node))
         parts = [_score(encoded, settings, attribute, segment[bounds[a]:bounds[b]] - a,
                         node_rows[bounds[a]:bounds[b]], channels[:, bounds[a]:bounds[b]], node_sums[a:b], nodes[a:b])
                  for a, b in ((a, min(a + batch, L)) for a in range(0, max(L, 1), batch))]

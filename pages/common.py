@@ -120,7 +120,9 @@ def digest(content: bytes) -> str:
 # other sessions go on meanwhile): the 20,000-level chain (39,999 nodes, O(n^2) cuts scanned)
 # takes ~15 s to grow; ID3 on a column of 3,000 values is refused at its second level. Compare
 # shares it: each algorithm (a tree and its folds) gets the time left over the algorithms to run.
-BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000)
+# Its bytes bound what one step allocates at once, asked before (CART's subsets of a 50,000-value
+# column would be 24 GB), so two sessions computing on the two cores add at most 1 GiB.
+BUDGET = dtlearn.Budget(seconds=60, nodes=200_000, cells=4_000_000, bytes=512 * 2**20)
 # Every shared result lives in one store, bounded in bytes and forgotten after 30 idle minutes.
 # A buffer several entries share is weighed once (a 100 MB upload's frame, ~100 MB, is held as
 # read, as prepared and by its trees): the upload, its tree and its pruning fit in 1 GiB, and
