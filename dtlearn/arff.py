@@ -22,6 +22,10 @@ NUMERIC_TYPES = ("numeric", "real", "integer")
 # read as categories, the values as written; such an attribute's domain is its type's name (a
 # nominal one's is its tuple of values, a number's None)
 TEXT_TYPES = ("string", "date")
+# A nominal attribute declaring more values is refused before they are held: a domain that large is
+# names or free text, not categories to branch on (ID3 and J48 grow a branch for every declared
+# value, CART scores subsets of all of them); declared as string, its values are read as written.
+MAX_DECLARED_VALUES = 100_000
 
 
 def read_arff(source, target: str | None = None, identifiers: str = "ignore",
@@ -31,7 +35,8 @@ def read_arff(source, target: str | None = None, identifiers: str = "ignore",
     `data.default_target`), and rows without a value of the target are left out (`data.labelled`).
     `identifiers`: "ignore" leaves out the attributes that name the rows or hold nearly as many
     values as rows, "keep" keeps them; only the first `max_attributes` attributes are read
-    (None: all), as `data.read_csv` reads.
+    (None: all), as `data.read_csv` reads. A nominal attribute may declare at most
+    `MAX_DECLARED_VALUES` values.
 
     >>> data = read_arff(b"@relation r\\n@attribute a {x,y,z}\\n@attribute c {no,yes}\\n@data\\nx,no\\ny,yes\\n")
     >>> data.kinds["a"], list(data.frame["a"].cat.categories)
@@ -67,6 +72,7 @@ def _parse(text: str, target: str | None, identifiers: str, max_attributes: int 
                 continue
             if lowered.startswith("@data"):
                 in_data = True
+                members = [frozenset(d) if isinstance(d, tuple) else d for d in domains]  # looked up per cell
                 continue
             raise DataError(f"Line {number}: expected @relation, @attribute or @data, not '{_short(line)}'.")
         if line.startswith("{"):
@@ -77,7 +83,7 @@ def _parse(text: str, target: str | None, identifiers: str, max_attributes: int 
                             "only: remove the weights.")
         if len(cells) != len(names):
             raise DataError(f"Line {number}: {len(cells)} values, but {len(names)} attributes are declared.")
-        rows.append([_value(cell, domain, name, number) for cell, domain, name in zip(cells, domains, names)])
+        rows.append([_value(cell, domain, name, number) for cell, domain, name in zip(cells, members, names)])
     if not names:
         raise DataError("The file declares no @attribute: is it an ARFF file?")
     if not in_data:
@@ -119,7 +125,11 @@ def _attribute(line: str, number: int) -> tuple[str, tuple[str, ...] | str | Non
     if rest.startswith("{"):
         if not rest.endswith("}"):
             raise DataError(f"Line {number}: the values of '{name}' are not closed with '}}'.")
-        values = tuple(_cells(rest[1:-1], number)) if rest[1:-1].strip() else ()
+        values = tuple(_cells(rest[1:-1], number, MAX_DECLARED_VALUES + 1)) if rest[1:-1].strip() else ()
+        if len(values) > MAX_DECLARED_VALUES:
+            raise DataError(f"Line {number}: '{name}' declares more than {MAX_DECLARED_VALUES:,} values, more than "
+                            "dtlearn reads as categories (a tree branches on each). Declare it as string if its "
+                            "values name the rows or are free text, or leave the attribute out.")
         if len(set(values)) != len(values):
             raise DataError(f"Line {number}: '{name}' declares a value twice.")
         return name, values
@@ -156,10 +166,11 @@ def _token(text: str, number: int) -> tuple[str, str]:
     return match.group(1), text[match.end():]
 
 
-def _cells(text: str, number: int) -> list[str]:
-    """Comma-separated values, each possibly quoted with ' or \" (backslash escapes)."""
+def _cells(text: str, number: int, most: int | None = None) -> list[str]:
+    """Comma-separated values, each possibly quoted with ' or \" (backslash escapes); the first
+    `most` of them only, when given (the rest are not read)."""
     cells, i, n = [], 0, len(text)
-    while i <= n:
+    while i <= n and (most is None or len(cells) < most):
         while i < n and text[i] in " \t":
             i += 1
         if i < n and text[i] in ("'", '"'):

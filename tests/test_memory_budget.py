@@ -1,6 +1,7 @@
 """Memory is checked before it is taken (dtlearn.budget.check_bytes): CART's and Zaki's subsets
 of V values cost about V^2 bytes, a class-weight array rows x classes, and each is refused
-while it is still a count when it would pass the budget's bytes."""
+while it is still a count when it would pass the budget's bytes; an ARFF domain past
+MAX_DECLARED_VALUES is refused while its declaration is read."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import subset_scan
+from dtlearn import arff, subset_scan
 from dtlearn.budget import Budget, TooCostly, within
 from dtlearn.candidates import subset_bytes
 
@@ -120,3 +121,27 @@ def test_a_column_of_50000_values_is_refused_without_taking_its_memory(algorithm
     assert said.startswith("TooCostly The subsets of 'code' (50,000 values) would take "), said
     assert "past the 512 MB allowed here" in said and "'code' as 'ignore'" in said
     assert int(used.split()[0]) < 500, used  # the process grew by less than 500 MB
+
+
+def test_an_arff_domain_past_the_limit_is_refused_while_its_declaration_is_read():
+    values = ",".join(f"v{i}" for i in range(300_000))
+    text = f"@relation r\n@attribute a {{{values}}}\n@attribute c {{no,yes}}\n@data\nv1,no\nv2,yes\n".encode()
+    tracemalloc.start()
+    try:
+        with pytest.raises(dtlearn.DataError, match=r"^Line 2: 'a' declares more than 100,000 values, more than "
+                                                    r"dtlearn reads as categories .* Declare it as string"):
+            dtlearn.read_arff(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20  # the first 100,001 values read, not 300,000 made into a domain
+
+
+def test_the_arff_limit_counts_values_not_commas(monkeypatch):
+    monkeypatch.setattr(arff, "MAX_DECLARED_VALUES", 3)
+    rest = "@attribute c {no,yes}\n@data\n"
+    kept = dtlearn.read_arff(f"@relation r\n@attribute a {{'x,1','y,2',z}}\n{rest}'x,1',no\nz,yes\n".encode(),
+                             identifiers="keep")
+    assert list(kept.frame["a"].cat.categories) == ["x,1", "y,2", "z"]  # three values, four commas
+    with pytest.raises(dtlearn.DataError, match="'a' declares more than 3 values"):
+        dtlearn.read_arff(f"@relation r\n@attribute a {{w,x,y,z}}\n{rest}w,no\n".encode())
