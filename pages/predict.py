@@ -14,6 +14,7 @@ from pages.tables import shortened_table
 MISSING = "(missing)"
 UNSEEN = "(a value the tree never saw)"
 COLUMNS = 2  # widgets per row of the form (beside the prediction)
+MAX_INPUTS = 40  # nobody fills more; and Streamlit takes longer for each widget the more there are
 
 
 def keys(v) -> tuple[str, dict]:
@@ -35,6 +36,15 @@ def unseen_value(v, attribute: str) -> str:
     """A value the training data does not hold for `attribute` ('other', or 'other 2', ...)."""
     seen = set(ordered_labels(v.data.frame[attribute]))
     return next(word for word in ("other", *(f"other {i}" for i in range(2, len(seen) + 3))) if word not in seen)
+
+
+def asked(v) -> list[str]:
+    """The attributes the form asks for: every one, or for a wide table the first MAX_INPUTS the
+    tree tests (pre-order); the others keep the training row's values, which no test reads."""
+    if len(v.data.kinds) <= MAX_INPUTS:
+        return list(v.data.kinds)
+    tested = dict.fromkeys(node.test.attribute for node in v.tree.nodes() if node.status == "split")
+    return [a for a in tested if a in v.data.kinds][:MAX_INPUTS]
 
 
 def widget_value(v, attribute: str, value):
@@ -99,10 +109,14 @@ def example_ui(v) -> dict:
     actual = v.data.frame.iloc[row - 1][v.data.target]
     note.caption(f"Row {row} of the training table has {md(v.data.target)} = **{md(label(actual))}**. "
                  "Change any value below, or set it to *(missing)*, then press **Predict**.")
+    inputs = asked(v)
+    if len(inputs) < len(widget_keys):
+        st.caption(f"This table has {len(widget_keys):,} attributes: the form asks for the {len(inputs)} the tree "
+                   f"tests (at most {MAX_INPUTS}, from the root down); the others keep row {row}'s values.")
     with st.form("predict_form", border=True):
         columns = st.columns(COLUMNS)
-        for i, (attribute, key) in enumerate(widget_keys.items()):
-            where = columns[i % COLUMNS]
+        for i, attribute in enumerate(inputs):
+            key, where = widget_keys[attribute], columns[i % COLUMNS]
             if v.data.kinds[attribute] == "categorical":
                 choices = options(v, attribute)
                 if state.get(key) not in choices:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -15,6 +16,7 @@ import dtlearn
 from pages import common, drawing
 from test_layout import children
 
+MAX_INPUTS = 40  # pages/predict.py's (importing a page would run it)
 GRACE = 5  # seconds a page may take past its budget: the message drawn, a `dot` killed
 
 
@@ -84,3 +86,22 @@ def test_the_stage_never_lays_out_a_view_of_more_nodes_than_a_whole_tree_drawn(m
     monkeypatch.setattr(drawing, "drawing_of", layout)
     stage.fitted(tree, tree.root.id, stage.DEFAULT_BOX)
     assert laid_out and max(laid_out) <= stage.DRAWN_WHOLE
+
+
+def test_predict_on_a_wide_table_asks_only_for_what_the_tree_tests(open_app):
+    """Predict made a widget per attribute (5,000 columns: 95 s of processor time). Past MAX_INPUTS
+    attributes it asks for those the tree tests, and the example is still row 1's: the prediction
+    is what dtlearn predicts for that row."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 3, (150, 120)), columns=[f"a{i}" for i in range(120)])
+    frame["y"] = np.where(frame["a7"] + frame["a50"] > 2, "yes", "no")
+    app = open_app(dataset="tennis", algo="c45", page="predict")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("wide.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    app.assert_clean()
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "c45")  # as the page grows it (no column left out)
+    tested = {node.test.attribute for node in tree.nodes() if node.status == "split"}
+    inputs = [w.label for w in app.at.number_input if w.key.startswith("predict|") and not w.key.endswith("|row")]
+    assert sorted(inputs) == sorted(tested) and len(inputs) <= MAX_INPUTS
+    assert any("This table has 120 attributes: the form asks for" in c.value for c in app.at.caption)
+    assert app.at.metric[0].value == tree.predict(frame.iloc[:1])[0]
