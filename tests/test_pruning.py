@@ -27,7 +27,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 import dtlearn
 import exact
 from dtlearn import api, pruning
-from dtlearn.pruning import added_errors
+from dtlearn.pruning import added_errors, cost_complexity_pruning, j48_estimate, reduced_error_pruning, \
+    validation_losses, walk
 
 from weka_tree import canonical_from_dtlearn, parse_weka_tree, render, trees_equal
 
@@ -282,8 +283,8 @@ def _links_by_definition(tree, sequence, risk):
     t, exactly (fractions of the same R(t) floats), without the compiled loop's running sums."""
     from fractions import Fraction
 
-    total = pruning._mass(tree, tree.root)
-    risk_of = {node.id: Fraction(pruning._risk(tree, node, total, risk)) for node in tree.root.walk()}
+    total = cost_complexity_pruning._mass(tree, tree.root)
+    risk_of = {node.id: Fraction(cost_complexity_pruning._risk(tree, node, total, risk)) for node in tree.root.walk()}
     order = {step.node_id: step.number for step in tree.steps}
     collapsed = set()
 
@@ -636,12 +637,12 @@ def test_pessimistic_pruning_refuses_a_regression_tree():
 def reduced_error_by_definition(tree, validation) -> list[tuple[int, dict]]:
     """Reduced-error pruning as defined: every round, every internal node's gain summed anew
     over the whole tree, the best (gain, nodes removed, earlier in growth) pruned."""
-    root = pruning._work(tree.root)
-    losses = pruning._Losses(tree, validation)
+    root = walk._work(tree.root)
+    losses = validation_losses._Losses(tree, validation)
     order = {step.node_id: step.number for step in tree.steps}
     made = []
     while not root.is_leaf:
-        below, sizes = pruning._subtree_losses(root, losses), pruning._subtree_sizes(root)
+        below, sizes = validation_losses._subtree_losses(root, losses), reduced_error_pruning._subtree_sizes(root)
         options = [(below[w.id] - losses.leaf(w), sizes[w.id], -order[w.id], w) for w in root.walk() if not w.is_leaf]
         ranked = sorted(options, key=lambda o: (-o[0], -o[1], -o[2]))[:pruning.SHOWN]
         gain, _, _, best = ranked[0]
@@ -666,7 +667,7 @@ def noisy(rows: int = 600) -> dtlearn.Dataset:
                                              ("watermelon_2alpha", "id3"), ("iris", "id3"),
                                              ("noisy", "cart")])
 def test_reduced_error_kept_up_to_date_equals_every_round_summed_anew(name, algorithm):
-    # pruning._PruneRanking updates only a prune's ancestors (a 1,000,000-row upload: 8 s -> <1 s);
+    # reduced_error_pruning._PruneRanking updates only a prune's ancestors (a 1,000,000-row upload: 8 s -> <1 s);
     # the prunes, their order and each step's listed candidates must be the definition's.
     data = noisy() if name == "noisy" else dtlearn.load_dataset(name)
     train, validation = dtlearn.train_test_split(data, 0.4, seed=5)
@@ -712,23 +713,23 @@ def test_pessimistic_pruning_of_rows_on_one_path_equals_sorting_them_node_by_nod
         data = dtlearn.Dataset(data.frame.fillna({"c": "p"}), "y")
     data = data or dtlearn.load_dataset(name)
     tree = dtlearn.fit(data, algorithm)
-    training = pruning._Training(tree)
-    assert (pruning.single_paths(tree.flat, pruning.encode_training(tree.flat, training.encoded)) is not None) \
-        == one_path
+    training = j48_estimate._Training(tree)
+    one_path_found = j48_estimate.single_paths(tree.flat, j48_estimate.encode_training(tree.flat, training.encoded))
+    assert (one_path_found is not None) == one_path
     refused, sorted_whole = [], []
-    errors_with, branch_errors = pruning._Training._errors_with, pruning._Training.branch_errors
-    monkeypatch.setattr(pruning._Training, "_errors_with",
+    errors_with, branch_errors = j48_estimate._Training._errors_with, j48_estimate._Training.branch_errors
+    monkeypatch.setattr(j48_estimate._Training, "_errors_with",
                         lambda self, *a: refused.append(errors_with(self, *a)) or refused[-1])
-    monkeypatch.setattr(pruning._Training, "branch_errors",
+    monkeypatch.setattr(j48_estimate._Training, "branch_errors",
                         lambda self, *a: sorted_whole.append(1) or branch_errors(self, *a))
     fast = dtlearn.prune(tree, "pessimistic")
     if training.encoded.complete:  # every raise's rows sorted the short way, before and after a raise
         assert not sorted_whole
     with monkeypatch.context() as patched:  # the leaves found by routing, not read from growth
-        patched.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
+        patched.setattr(j48_estimate._Training, "_grown_leaf_ranks", lambda self, leaves: None)
         routed = dtlearn.prune(tree, "pessimistic")
-        patched.setattr(pruning, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows,
-        patched.setattr(pruning._Training, "_errors_with", lambda self, *a: None)  # and every raise all of them
+        patched.setattr(j48_estimate, "single_paths", lambda flat, rows: None)  # J48's way: every node sorts its rows,
+        patched.setattr(j48_estimate._Training, "_errors_with", lambda self, *a: None)  # and every raise all of them
         slow = dtlearn.prune(tree, "pessimistic")
     assert pessimistic_trace(fast) == pessimistic_trace(routed) == pessimistic_trace(slow)
     if name == "without_missing":
@@ -755,7 +756,7 @@ def test_growth_records_the_leaf_routing_finds_for_every_training_row(name, algo
     if not complete:
         assert growth.training_leaves is None
         return
-    routed = pruning.single_paths(tree.flat, pruning.encode_training(tree.flat, growth.encoded))
+    routed = j48_estimate.single_paths(tree.flat, j48_estimate.encode_training(tree.flat, growth.encoded))
     assert growth.training_leaves is not None and len(growth.training_leaves) == len(data.frame)
     tree_leaves = {leaf.id for leaf in tree.root.leaves()}
 
@@ -768,8 +769,8 @@ def test_growth_records_the_leaf_routing_finds_for_every_training_row(name, algo
     assert all(growth.steps[0].node_id == 0 and i not in growth.splits for i in growth.training_leaves.tolist())
     # and pessimistic pruning takes them (watermelon 2.0's C4.5 collapses a node over an empty
     # leaf whose id passes every row's leaf: it fell back to routing)
-    training = pruning._Training(tree)
-    leaves = [work for work in pruning._work(tree.root).walk() if work.is_leaf]
+    training = j48_estimate._Training(tree)
+    leaves = [work for work in walk._work(tree.root).walk() if work.is_leaf]
     ranks = training._grown_leaf_ranks(leaves)
     assert ranks is not None
     assert [leaves[r].id for r in ranks] == tree.flat.ids[routed].tolist()
@@ -781,7 +782,7 @@ def test_pessimistic_pruning_of_a_pruned_tree_reads_the_leaves_above_the_grown_o
     tree = dtlearn.prune(dtlearn.fit(dtlearn.load_dataset("glass"), "cart"), "cost_complexity", alpha=0.01)
     assert tree.n_leaves < tree.steps[0].origin.training_leaves.size
     fast = dtlearn.prune(tree, "pessimistic")
-    monkeypatch.setattr(pruning._Training, "_grown_leaf_ranks", lambda self, leaves: None)
+    monkeypatch.setattr(j48_estimate._Training, "_grown_leaf_ranks", lambda self, leaves: None)
     assert pessimistic_trace(fast) == pessimistic_trace(dtlearn.prune(tree, "pessimistic"))
 
 

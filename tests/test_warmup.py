@@ -15,8 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 def kernels_called_from_python() -> set[str]:
     """Names of `kernels` read by the other modules (kernels.NAME, or imported by name)."""
     names: set[str] = set()
-    for path in PACKAGE.glob("*.py"):
-        if path.stem == "kernels":
+    for path in PACKAGE.rglob("*.py"):
+        if "kernels" in path.relative_to(PACKAGE).with_suffix("").parts:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "kernels":
