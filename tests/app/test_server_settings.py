@@ -20,3 +20,12 @@ def test_the_server_neither_collects_garbage_after_each_run_nor_watches_the_sour
     assert config.get_option("runner.postScriptGC") is False
     # watching lists every imported module's path as a session starts: about 1 s of CPU per student
     assert config.get_option("server.fileWatcherType") == "none"
+
+
+def test_no_table_is_exported_by_the_browser_with_its_cells_unneutralised():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({"dataset": "tennis", "algo": "id3", "page": "step"})
+    at.run()
+    assert not at.exception
+    # a toolbar's CSV keeps =1+1 and @attr cells, which a spreadsheet runs (dtlearn.spreadsheet)
+    assert config.get_option("client.disableDataExport") is True
