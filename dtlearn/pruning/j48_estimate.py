@@ -52,8 +52,7 @@ def _estimated(weights: np.ndarray, confidence: float) -> float:
 
 def _total_and_most(weights: np.ndarray) -> tuple[float, float]:
     """The sum and the largest of a node's class weights, in plain Python (`_added`: numpy's
-    order of additions): asking numpy twice per node cost a third of pruning a 20,000-level
-    chain."""
+    order of additions): two numpy calls per node outweigh the arithmetic on a deep tree."""
     values = weights.tolist()
     return _added(values), max(values)
 
@@ -91,9 +90,9 @@ class _Training:
     def subtree_errors(self, work: _Work, cf: float) -> float:
         """Estimated errors of `work`'s subtree (J48's getEstimatedErrors): a leaf's own, else the
         sum its decision found over its children, each child's total in turn (as J48 sums them, son
-        by son). Read, not walked: on a kept chain, summing every leaf below every node was
-        quadratic (a 4,000-level chain, 14 s). A node's children are always decided before it, and
-        a raise re-sorts rows only below a node that is decided again after."""
+        by son). Read, not walked: on a kept chain, summing every leaf below every node is
+        quadratic. A node's children are always decided before it, and a raise re-sorts rows
+        only below a node that is decided again after."""
         return self.estimated(work, cf) if work.is_leaf else work.subtree_estimate
 
     def split(self, work: _Work, rows: np.ndarray, weights: np.ndarray, keep_shares: bool):
@@ -126,8 +125,7 @@ class _Training:
         its routing arrays). When every row takes one path, growth's record (else one routing
         pass) gives each row's leaf and the rows are sorted by leaf in pre-order: each node's rows
         are then one slice, in the order `assign` leaves them, and its counts and shares follow
-        from its leaves'. `assign` sorts the rows again at every node: O(rows x depth), minutes on
-        a deep chain."""
+        from its leaves'. `assign` sorts the rows again at every node: O(rows x depth)."""
         n = self.encoded.n_rows
         order = list(root.walk())  # pre-order, children in branch order
         leaves = [work for work in order if work.is_leaf]
@@ -167,8 +165,8 @@ class _Training:
     def _grown_leaf_ranks(self, leaves: list) -> np.ndarray | None:
         """Each training row's place among `leaves` read from where growth left it (its grown
         leaf, or the pruned node above that leaf), the same leaf routing finds: routing every row
-        down the tree again is O(rows x depth), 0.7 s on a 20,000-level chain. None when growth
-        did not record one leaf per row (a missing value) or a leaf is not the grown tree's."""
+        down the tree again is O(rows x depth). None when growth did not record one leaf per row
+        (a missing value) or a leaf is not the grown tree's."""
         grown_leaves = getattr(self.origin, "training_leaves", None)
         if grown_leaves is None:
             return None

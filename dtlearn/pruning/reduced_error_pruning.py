@@ -46,7 +46,7 @@ class _PruneRanking:
     """Reduced-error pruning's options, (gain, subtree size, -growth order, node) for every
     internal node, kept up to date as nodes are pruned: a prune changes only its ancestors'
     numbers (recomputed from their children, as `_subtree_losses` computes them) and removes
-    its descendants, so a 12,000-node tree is not re-summed 230 times. A heap, best first;
+    its descendants, so a large tree is not re-summed at every prune. A heap, best first;
     entries made stale by a later change are skipped."""
 
     def __init__(self, root: _Work, losses: _Losses, order: dict) -> None:
