@@ -90,13 +90,14 @@ def column_keys(tree, step) -> list[str]:
 def column_rows(step, rows: dict[int, str], which: str) -> list[int]:
     """The candidates of a column: each attribute's best, or every candidate of one attribute."""
     if which == BEST_OF_EACH:
-        return [int(i) for i in dict.fromkeys(step.candidates.best_rows().tolist()) if int(i) in rows]
+        return [int(i) for i in dict.fromkeys(step.candidates.best_rows().tolist()) if int(i) in rows][:COLUMN_ROWS]
     table = listed_table(step)
     return [i for i in rows if str(table.loc[i]["attribute"]) == which][:COLUMN_ROWS]
 
 
 BEST_OF_EACH = "each attribute's best candidate"
 COLUMN_ROWS = 60  # text boxes in one column form at most
+BRANCH_BOXES = 20  # a quantity's boxes, one per branch, at most: nobody fills in a 12,000-way split's
 
 
 def check_ui(v) -> None:
@@ -123,9 +124,10 @@ def check_ui(v) -> None:
                            format_func=rows.get)
     work = grading.Work.of(step, row, root=tree.steps[0])
     if row is not None:
+        more = f" · and {len(work.branches) - BRANCH_BOXES:,} more" if len(work.branches) > BRANCH_BOXES else ""
         st.markdown("**Its branches** (" + md("/".join(shown(c) for c in tree.classes)) + "): " + " · ".join(
             f"{md(shown_branch(branch_text(b)))}: {'/'.join(label(round(c, 3)) for c in counts)}"
-            for b, counts in zip(work.branches, work.counts)))
+            for b, counts in zip(work.branches[:BRANCH_BOXES], work.counts)) + more)
         if work.missing.sum() > 0:
             st.markdown(f"**Unknown value:** {common.counts_text(tree.classes, work.missing)} "
                         "(C4.5 weights, Quinlan 1993)")
@@ -201,7 +203,7 @@ def answers_form(tree, step, work):
             if quantity.per_branch:
                 if work.row is None:
                     continue
-                for b, name in enumerate(work.branches):
+                for b, name in enumerate(work.branches[:BRANCH_BOXES]):
                     title = f"{quantity.title.split(',')[0]}: {md(shown(branch_text(name)))}"
                     text = columns[slot % 3].text_input(title, key=f"answer_{key}_{b}")
                     entries.append((key, b, text))
@@ -222,6 +224,8 @@ def answers_form(tree, step, work):
                 text = columns[slot % 3].text_input(quantity.title, key=f"answer_{key}")
                 entries.append((key, None, text))
                 slot += 1
+        if work.row is not None and len(work.branches) > BRANCH_BOXES:
+            st.caption(f"Boxes for the first {BRANCH_BOXES} of its {len(work.branches):,} branches.")
         submitted = st.form_submit_button("Check my answers", type="primary")
     return [(k, b, t) for k, b, t in entries if str(t).strip()] if submitted else None
 
