@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, labels_of
+from .data import DataError, Dataset
+from .formatting import labels_of
 from .encoding import codes_for
 
 
@@ -52,18 +53,26 @@ def subset(data: Dataset, rows) -> Dataset:
 
 def train_test_split(data: Dataset, test_size: float = 0.25, seed: int = 0, stratify: bool = True):
     """(train, test) Datasets, stratified by class and reproducible from `seed`."""
-    train, test = split_indices(data, [1 - test_size, test_size], seed, stratify)
-    return subset(data, train), subset(data, test)
+    return _split(data, {"training": 1 - test_size, "test": test_size}, seed, stratify)
 
 
 def train_validation_test_split(data: Dataset, validation: float = 0.2, test: float = 0.2, seed: int = 0,
                                 stratify: bool = True):
     """(train, validation, test) Datasets; with `test` = 0 the third is None."""
     if test == 0:
-        train, val = split_indices(data, [1 - validation, validation], seed, stratify)
-        return subset(data, train), subset(data, val), None
-    parts = split_indices(data, [1 - validation - test, validation, test], seed, stratify)
-    return tuple(subset(data, part) for part in parts)
+        return (*_split(data, {"training": 1 - validation, "validation": validation}, seed, stratify), None)
+    return _split(data, {"training": 1 - validation - test, "validation": validation, "test": test}, seed, stratify)
+
+
+def _split(data: Dataset, fractions: dict, seed: int, stratify: bool) -> tuple:
+    """The parts named in `fractions`, or a DataError naming the part a table too small leaves empty."""
+    parts = split_indices(data, list(fractions.values()), seed, stratify)
+    for (name, fraction), rows in zip(fractions.items(), parts):
+        if not len(rows):
+            n = len(data.frame)
+            raise DataError(f"A {name} part of {fraction:.0%} of {n} row{'' if n == 1 else 's'} holds no row: "
+                            "the table is too small to split this way.")
+    return tuple(subset(data, rows) for rows in parts)
 
 
 def accuracy(tree, data: Dataset) -> float:

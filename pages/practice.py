@@ -445,8 +445,9 @@ def hand_ui(v) -> None:
                               "rows they have not seen.")
     try:
         hand, algorithms, test = common.by_hand(v.choices, held_out, state["choices"])
-    except ValueError as error:
-        st.error(f"{md(error)} Your choices are reset.")
+    except ValueError as error:  # (a table too small to hold a quarter out: the split says so)
+        hint = " Turn off the hold-out to grow both trees on every row." if held_out else ""
+        st.error(f"{md(error)} Your choices are reset.{hint}")
         state["choices"] = {}
         return
     rows, grown_on = len(v.data.frame), len(hand.data.frame)

@@ -13,7 +13,6 @@ import plotly.graph_objects as go
 
 import dtlearn
 from dtlearn import shorten
-from dtlearn.evaluation import split_indices, subset
 from pages import charts, common
 from pages.common import Choices, md
 
@@ -113,14 +112,12 @@ def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, v
                    pair: tuple | None) -> TrainingPart:
     if pair is not None:
         data = data.select(list(pair))
-    parts = split_indices(data, [1 - validation, validation], seed)  # as train_validation_test_split
-    if not all(len(part) for part in parts):  # a tiny table: the rows left over by rounding go to the larger part
-        n, empty = len(data.frame), "training" if not len(parts[0]) else "validation"
-        raise dtlearn.DataError(
-            f"A validation share of {validation:.0%} of {n} row{'s' if n != 1 else ''} leaves the {empty} part "
-            "empty; the validation methods grow the tree on the one and judge each prune on the other. Choose "
-            "another share, or pessimistic pruning (Quinlan 1993), which needs no validation set.")
-    train, held = (subset(data, part) for part in parts)
+    try:
+        train, held, _ = dtlearn.train_validation_test_split(data, validation=validation, test=0, seed=seed)
+    except dtlearn.DataError as error:  # a table too small for this share: said with what to do instead
+        raise dtlearn.DataError(f"{error} The validation methods grow the tree on the training part and judge "
+                                "each prune on the validation part: choose another share, or pessimistic pruning "
+                                "(Quinlan 1993), which needs no validation set.") from None
     base = dtlearn.fit(train, algorithm, **grow_settings)
     # accuracy against size: a classification chart (the page shows none for a numeric target)
     curve = None if base.is_regression else dtlearn.overfitting_curve(base, train, held)
@@ -196,11 +193,11 @@ def details_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
             continue
         name = QUANTITY_WORDS.get(key, key.replace("_", " "))
         if isinstance(value, dict):
-            text = ", ".join(f"{label}: {dtlearn.data.label(round(v, 3))}" for label, v in value.items())
+            text = ", ".join(f"{label}: {dtlearn.formatting.label(round(v, 3))}" for label, v in value.items())
             rows.append({"quantity": name, "value": text})
         else:
             value = float(value)  # a tiny g(t) or R(t) (tips: 8.2e-07) is not rounded to 0
-            text = dtlearn.data.label(round(value, 4)) if value == 0 or abs(value) >= 1e-3 else number(value)
+            text = dtlearn.formatting.label(round(value, 4)) if value == 0 or abs(value) >= 1e-3 else number(value)
             rows.append({"quantity": name, "value": text})
     return pd.DataFrame(rows) if rows else None
 

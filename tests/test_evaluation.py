@@ -101,6 +101,18 @@ def test_bad_split_fractions(fraction):
         dtlearn.train_test_split(dtlearn.load_dataset("iris"), test_size=fraction)
 
 
+@pytest.mark.parametrize("csv, split, message", [
+    # one row: stratified, the leftover row goes to the larger part, so the smaller holds none
+    (b"a,c\nx,yes\n", lambda d: dtlearn.train_test_split(d, 0.25), r"^A test part of 25% of 1 row holds no row"),
+    # three rows of one class: floor(3 x 0.3) = 0 and the one row left over goes to the training part
+    (b"a,c\nx,yes\ny,yes\nz,yes\n", lambda d: dtlearn.train_validation_test_split(d, 0.3, 0),
+     r"^A validation part of 30% of 3 rows holds no row: the table is too small"),
+])
+def test_a_table_too_small_to_split_says_which_part_is_empty(csv, split, message):
+    with pytest.raises(dtlearn.DataError, match=message):
+        split(dtlearn.read_csv(csv))
+
+
 # --- accuracy, error, confusion matrix ----------------------------------------------------------------------
 
 def hand_rows() -> pd.DataFrame:

@@ -145,3 +145,14 @@ def test_a_single_row_is_said_in_the_singular(open_app):
         assert "· 1 row ·" in line, (page, line)
     words = texts(app.page("step"))
     assert "the root: its one row" in words and "1 row: 1 no" in words, words
+
+
+@pytest.mark.parametrize("name", ["one row", "one class"])
+def test_a_hold_out_of_a_tiny_table_is_refused_in_words(open_app, name):
+    """Grow it by hand, a quarter held out of 1 or 3 rows: the test part would be empty."""
+    app = opened(open_app, name).page("practice")
+    app.set("segmented_control", "practice_mode", "hand").set("toggle", "hand_held_out", True)
+    clean(app, "held out")
+    [error] = app.errors
+    assert "A test part of 25% of" in error and "Turn off the hold-out" in error, error
+    assert "no data rows" not in error
