@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,6 +78,31 @@ def test_each_way_runs_its_own_code():
     assert hasattr(kernel.compiled(), "signatures")
     # the plain function calls the other kernels' plain functions (never a dispatcher)
     assert kernel.interpreted().__globals__["_entropy"] is kernels._entropy.interpreted()
+
+
+@jit.njit(cache=False)
+def _spread(counts):  # a kernel calling a kernel of another module (kernels' entropy)
+    return _entropy(counts, counts.sum())
+
+
+_entropy = kernels._entropy
+
+
+def test_a_kernel_calls_another_modules_kernel_the_way_it_runs():
+    assert _spread.interpreted().__globals__["_entropy"] is kernels._entropy.interpreted()
+    assert _spread.compiled().py_func.__globals__["_entropy"] is kernels._entropy.compiled()
+    counts = np.array([1.0, 1.0, 2.0])  # 1/4, 1/4, 1/2: 1.5 bits
+    assert _spread.interpreted()(counts) == _spread.compiled()(counts) == 1.5
+
+
+def test_a_cached_kernel_is_checked_against_every_file_kernels_are_made_from():
+    # numba alone checks a cached kernel against its own file: a helper or a constant it inlined
+    # from another file could change unseen
+    made_in = {Path(k.__wrapped__.__code__.co_filename).resolve() for k in vars(kernels).values()
+               if isinstance(k, jit.Kernel)}
+    assert made_in <= set(jit.sources())
+    locator = kernels.scan_multiway.compiled()._cache._impl.locator
+    assert locator.get_source_stamp()[1] == jit._sources_stamp()
 
 
 def way_elsewhere(*args) -> str:
