@@ -38,9 +38,27 @@ def pick_step(tree, key: str):
     if st.session_state.get(key) not in range(len(growth)):
         shared = common.current_step(len(growth))
         st.session_state[key] = max(shared - 1, 0)
-    index = st.selectbox("Node (a step of the growth)", range(len(growth)), key=key,
-                         format_func=lambda i: step_label(growth[i]))
+    index = step_menu("Node (a step of the growth)", len(growth), key, lambda i: step_label(growth[i]))
     return growth[index]
+
+
+MENU_STEPS = 500  # nodes a menu lists at most: Streamlit labels every option, a 50,000-way split's too
+
+
+def step_menu(title: str, count: int, key: str, describe) -> int:
+    """An index of range(count) (st.session_state[key]) chosen in a menu of `describe(i)`, or past
+    MENU_STEPS by its number, its description below (the number's box follows the index, which
+    another page may have moved)."""
+    if count <= MENU_STEPS:
+        return st.selectbox(title, range(count), key=key, format_func=describe)
+    number = f"{key}_number"
+    if st.session_state.get(number) != st.session_state[key] + 1:
+        st.session_state[number] = st.session_state[key] + 1
+    chosen = st.number_input(f"{title}: its number, 1 to {count:,}", 1, count, step=1, key=number,
+                             on_change=lambda: st.session_state.update({key: st.session_state[number] - 1}))
+    st.session_state[key] = int(chosen) - 1
+    st.caption(md(describe(int(chosen) - 1)))
+    return int(chosen) - 1
 
 
 # check my numbers -----------------------------------------------------------------------------
@@ -458,8 +476,8 @@ def hand_ui(v) -> None:
     key = "hand_node"
     if st.session_state.get(key) not in range(len(splits)):
         st.session_state[key] = 0
-    index = st.selectbox("Node to decide", range(len(splits)), key=key, format_func=lambda i: step_label(splits[i]) +
-                         (" · by hand" if splits[i].path in state["choices"] else ""))
+    index = step_menu("Node to decide", len(splits), key, lambda i: step_label(splits[i]) +
+                      (" · by hand" if splits[i].path in state["choices"] else ""))
     step = splits[index]
     node_facts(hand, step)
     options = _hand_options(step)

@@ -15,6 +15,7 @@ import pytest
 import dtlearn
 from pages import common, drawing
 from test_layout import children
+from tests.app.conftest import unescape
 
 MAX_INPUTS = 40  # pages/predict.py's (importing a page would run it)
 BRANCH_BOXES = 20  # pages/practice.py's
@@ -109,8 +110,9 @@ def test_predict_on_a_wide_table_asks_only_for_what_the_tree_tests(open_app):
 
 
 def test_practice_on_a_split_of_thousands_of_branches_has_boxes_for_the_first(open_app):
-    """Practice made a text box per branch (a 12,000-value column: 203 s of processor time). A
-    split of 2,000 branches now gets boxes for the first BRANCH_BOXES, and the form says so."""
+    """Practice made a text box per branch (a 12,000-value column: 203 s of processor time) and a
+    menu option per node. A split of 2,000 branches now gets boxes for the first BRANCH_BOXES, and
+    the form says so; its 2,001 nodes are picked by number."""
     rng = np.random.default_rng(0)
     codes = np.concatenate([np.arange(2000), rng.integers(0, 2000, 2000)])
     frame = pd.DataFrame({"code": [f"k{c}" for c in codes], "y": rng.choice(["yes", "no"], 4000)})
@@ -127,3 +129,14 @@ def test_practice_on_a_split_of_thousands_of_branches_has_boxes_for_the_first(op
         assert len(boxes) == BRANCH_BOXES
     assert any(f"Boxes for the first {BRANCH_BOXES} of its 2,000 branches" in c.value for c in app.at.caption)
     assert any("and 1,980 more" in m.value for m in app.at.markdown)
+    # its node menu, of 2,001 steps, is a number with the step's words beside
+    (picker,) = [n for n in app.at.number_input if n.key == "practice_node_number"]
+    assert picker.label == "Node (a step of the growth): its number, 1 to 2,001" and picker.value == 1
+    picker.set_value(3).run()
+    app.assert_clean()
+    assert any(unescape(c.value).startswith("Step 3: code = k") for c in app.at.caption)
+    assert not [s for s in app.at.selectbox if s.key == "practice_node"]
+    app.at.segmented_control(key="practice_mode").set_value("hand").run()
+    app.assert_clean()
+    (picker,) = [n for n in app.at.number_input if n.key == "hand_node_number"]
+    assert picker.label == "Node to decide: its number, 1 to 2,001"
