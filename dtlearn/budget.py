@@ -33,6 +33,7 @@ GROWING = "Set a Max depth, raise the Min leaf size, or mark many-valued columns
 SUBSETS = "Choose a smaller Largest value set |V|, or mark the column as 'ignore'"
 REPEATED = "Use fewer folds or a smaller sample of the rows"
 DRAWING = "Draw less of the tree: set a Max depth, raise the Min leaf size, or mark many-valued columns as 'ignore'"
+WORKSHEET = "Choose fewer steps, or mark columns as 'ignore'"
 
 
 @dataclass(frozen=True)

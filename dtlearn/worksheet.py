@@ -24,11 +24,11 @@ in one pdflatex run (`typeset`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from . import derivation, typeset
+from . import budget, derivation, typeset
 from .data import label
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
@@ -147,6 +147,7 @@ def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: i
     for step in tree.steps[first_step - 1:last]:
         if step.action not in GROWTH_ACTIONS:
             continue
+        budget.check_time(budget.WORKSHEET)
         part = _split_part(step, tree, number, digits) if step.action == SPLIT else _leaf_part(step, tree, number)
         parts.append(part)
         number += len(part.questions)
@@ -156,6 +157,27 @@ def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: i
     columns, rows = _table(tree.data.frame)
     return Worksheet(f"Worksheet: {table} with {name}, {steps}", _introduction(settings, digits), columns, rows,
                      len(tree.data.frame), tuple(parts))
+
+
+def preview(sheet: Worksheet, questions: int = 60, columns: int = 20) -> Worksheet:
+    """The sheet's first `questions` questions and its table's first `columns` columns (after the rows'
+    numbers), for a page to show (the files hold the whole sheet): on a wide table a sheet asks about
+    thousands of attributes.
+
+    >>> import dtlearn
+    >>> sheet = worksheet(dtlearn.fit(dtlearn.load_dataset("tennis"), "id3"))
+    >>> cut = preview(sheet, questions=3, columns=2)
+    >>> [len(p.questions) for p in sheet.parts], [len(p.questions) for p in cut.parts], cut.columns
+    ([6, 5, 1, 1, 1, 5, 1, 1], [3], ('#', 'outlook', 'temperature'))
+    """
+    parts, left = [], questions
+    for part in sheet.parts:
+        if left <= 0:
+            break
+        parts.append(replace(part, questions=part.questions[:left]))
+        left -= len(parts[-1].questions)
+    return replace(sheet, columns=sheet.columns[:columns + 1], rows=tuple(row[:columns + 1] for row in sheet.rows),
+                   parts=tuple(parts))
 
 
 def file_name(dataset: str, algorithm: str, first: int, last: int, *, solution: bool, extension: str) -> str:
@@ -232,6 +254,7 @@ def _split_part(step, tree, number: int, digits: int) -> Part:
     used = [str(table.loc[i]["attribute"]) for i in best if candidates.reason_code[i] == USED]
     for i in best:
         if candidates.reason_code[i] != USED:
+            budget.check_time(budget.WORKSHEET)  # a question per attribute: thousands on a wide table
             questions.append(_candidate_question(table.loc[i], classes, number + len(questions), criterion, digits))
     questions.append(Question(number + len(questions), ("Which test does the algorithm choose?",),
                               (f"The test {step.test.describe()}. {step.reason}",)))

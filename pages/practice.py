@@ -5,6 +5,8 @@ same the Step page shows); the mistakes named come from dtlearn.mistakes; the qu
 dtlearn.quiz; worksheets from dtlearn.worksheet. This page only reads and shows them.
 """
 
+from functools import partial
+
 import streamlit as st
 
 from dtlearn import grading, quiz, record
@@ -565,17 +567,24 @@ def worksheet_ui(v) -> None:
     else:
         first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
     sheet = worksheet.worksheet(tree, first, last, digits=common.digits() or 6, dataset=v.title)
+    shown_sheet = worksheet.preview(sheet)
+    asked, shown_asked = (sum(len(p.questions) for p in s.parts) for s in (sheet, shown_sheet))
+    whole = asked == shown_asked and len(sheet.columns) == len(shown_sheet.columns)
     columns = st.columns(4)
     for i, (solution, fmt) in enumerate(((False, "latex"), (True, "latex"), (False, "markdown"), (True, "markdown"))):
         render = worksheet.to_latex if fmt == "latex" else worksheet.to_markdown
         name = worksheet.file_name(dataset_name(v), tree.algorithm, first, last, solution=solution,
                                    extension="tex" if fmt == "latex" else "md")
         title = f"{'Solution' if solution else 'Exercises'} ({'LaTeX' if fmt == 'latex' else 'Markdown'})"
-        columns[i].download_button(title, render(sheet, solution), file_name=name, key=f"download_{i}",
-                                   width="stretch", on_click="ignore")
+        data = render(sheet, solution) if whole else partial(render, sheet, solution)  # a long one: when clicked
+        columns[i].download_button(title, data, file_name=name, key=f"download_{i}", width="stretch",
+                                   on_click="ignore")
     st.caption("Compile a .tex with one run of `pdflatex` (Debian's texlive-latex-base).")
     show_solution = st.toggle("Show the solution", key="worksheet_solution")
-    st.markdown(worksheet.to_markdown(sheet, show_solution))
+    if not whole:
+        st.caption(f"Below: its first {shown_asked} of {asked:,} questions and {len(shown_sheet.columns) - 1} of "
+                   f"{len(sheet.columns) - 1:,} columns (a browser shows no more at once); the files hold them all.")
+    st.markdown(worksheet.to_markdown(shown_sheet, show_solution))
 
 
 v = common.view()

@@ -6,6 +6,7 @@ long: a tree that takes 30 s to grow, a `dot` that never answers."""
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import numpy as np
@@ -140,3 +141,44 @@ def test_practice_on_a_split_of_thousands_of_branches_has_boxes_for_the_first(op
     app.assert_clean()
     (picker,) = [n for n in app.at.number_input if n.key == "hand_node_number"]
     assert picker.label == "Node to decide: its number, 1 to 2,001"
+
+
+def wide_upload(app, columns: int = 120, rows: int = 150) -> None:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 3, (rows, columns)), columns=[f"a{i}" for i in range(columns)])
+    frame["y"] = np.where(frame["a7"] + frame["a50"] > 2, "yes", "no")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("wide.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+
+
+def test_a_worksheet_of_thousands_of_questions_is_previewed_in_part(open_app):
+    """The root of a 120-attribute table asks 120 questions: the page shows the first 60, and 20 of
+    its 121 columns (the Worksheet page of a 5,000-column file froze the browser); the files hold all."""
+    app = open_app(dataset="tennis", algo="c45", page="practice", mode="worksheet")
+    wide_upload(app)
+    app.assert_clean()
+    assert any("Below: its first 60 of" in c.value and "20 of 121 columns" in c.value for c in app.at.caption)
+    (preview,) = [m.value for m in app.at.markdown if "Worksheet:" in m.value]
+    header = next(line for line in preview.splitlines() if line.startswith("| \\#"))  # the table: a0..a119, y
+    assert "a19 |" in header and "a20" not in header
+    questions = [line for line in preview.splitlines() if re.match(r"\d+\. ", line)]
+    assert len(questions) == 60
+
+
+def test_a_worksheet_past_the_page_s_time_says_what_makes_it_cheaper(open_app, short_pages, monkeypatch):
+    from dtlearn import worksheet
+
+    question = worksheet._candidate_question
+
+    def slow(*args, **kwargs):  # 120 questions of 0.05 s: 6 s, past the page's 2
+        time.sleep(0.05)
+        return question(*args, **kwargs)
+
+    app = open_app(dataset="tennis", algo="c45", page="practice", mode="worksheet")
+    wide_upload(app)
+    monkeypatch.setattr(worksheet, "_candidate_question", slow)
+    started = time.monotonic()
+    app.at.slider(key="worksheet_steps").set_value((1, 2)).run()
+    assert time.monotonic() - started < 2 + GRACE
+    assert not app.at.exception
+    assert any("a page may take. Choose fewer steps, or mark columns as 'ignore'" in e for e in app.errors), app.errors
