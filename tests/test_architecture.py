@@ -30,6 +30,7 @@ LAYERS = [
     "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
     "typeset", "spreadsheet", "pdflatex", "worksheet", "record", "warmup",
+    "mathml",
     "cli", "sklearn", "__init__", "__main__",
 ]
 
