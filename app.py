@@ -224,7 +224,7 @@ def save_url(page_name: str, c: Choices) -> None:
     for key, name in SETTINGS.items():
         if name in changed:
             value = menu_value(BY_KEY[key], changed[name])
-            wanted[key] = "none" if value is None else dtlearn.data.label(value)
+            wanted[key] = "none" if value is None else dtlearn.formatting.label(value)
     wanted["page"] = page_name
     wanted["step"] = str(st.session_state.get("step", 0))
     if st.session_state.get("digits", common.DIGITS[0]) != common.DIGITS[0]:
@@ -236,7 +236,7 @@ def save_url(page_name: str, c: Choices) -> None:
             continue
         if key in st.session_state and st.session_state[key] is not None:
             value = st.session_state[key]
-            wanted[key] = ("1" if value else "0") if isinstance(value, bool) else dtlearn.data.label(value)
+            wanted[key] = ("1" if value else "0") if isinstance(value, bool) else dtlearn.formatting.label(value)
     step = st.session_state.get("step", 0)
     row = st.session_state.get(f"formula_row_{step}")
     if page_name == "step" and row is not None and step in st.session_state.get(common.ROWS_PICKED, ()):

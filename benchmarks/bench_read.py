@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 import dtlearn
-from dtlearn import data as reading
+from dtlearn import csv_cells as reading
+from dtlearn.data import decode_bytes
 
 GOAL_MB = 2048
 CATEGORIES = np.array([f"type_{i:02d}" for i in range(20)])
@@ -104,7 +105,7 @@ def _joined(columns: dict, separator: str) -> str:
 def csv_module_read(raw: bytes) -> dtlearn.Dataset:
     """The reading dtlearn had before pandas' C parser: csv.reader into lists, a Python call a cell
     (the checks of a malformed file left out: these files are well formed)."""
-    text = reading.decode_bytes(raw).replace("\r\n", "\n").replace("\r", "\n")
+    text = decode_bytes(raw).replace("\r\n", "\n").replace("\r", "\n")
     separator = reading._separator(text)
     rows = list(reading._records(text, separator))
     header = [cell.strip() for cell in rows[0]]

@@ -10,7 +10,8 @@ The public API (stable names):
 """
 
 from .catalog import dataset_info, dataset_names, load_dataset
-from .data import DataError, Dataset, read_csv, read_table_text
+from .csv_reader import read_csv, read_table_text
+from .data import DataError, Dataset
 from .arff import read_arff
 from .impurity import entropy, gini, misclassification
 from .induction import infer_task, split_table

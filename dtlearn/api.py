@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from . import budget, pruning
-from .data import Dataset, labels_of
+from .data import Dataset
+from .formatting import labels_of
 from .evaluation import CrossValidation, accuracy, fold_indices, mean_squared_error, subset
 from .routing import leaves, most_probable, reach
 from .steps import GROWTH_ACTIONS, SPLIT

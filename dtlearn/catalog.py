@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .data import Dataset, read_csv
+from .csv_reader import read_csv
+from .data import Dataset
 
 _HERE = Path(__file__).resolve().parent
 # the repository's datasets/ beside the package; installed (pip install .), inside it

@@ -24,7 +24,8 @@ import pandas as pd
 from .api import fit
 from .arff import read_arff
 from .catalog import dataset_info, dataset_names, load_dataset
-from .data import DataError, read_csv
+from .csv_reader import read_csv
+from .data import DataError
 from .settings import ALGORITHMS, OPTION, PRESET
 from .pdflatex import compile_pdf
 from .worksheet import file_name, to_latex, to_markdown, worksheet

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .data import label
+from .formatting import label
 
 @dataclass(frozen=True)
 class ThresholdTest:

@@ -32,7 +32,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, label, labels_of
+from .data import Dataset
+from .formatting import label, labels_of
 from .measures import SplitStats
 from .quantities import QUANTITIES
 from .routing import branches

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from . import budget
-from .data import Dataset, DataError, distinct_runs, labels, ordered_labels
+from .data import Dataset, DataError
+from .formatting import distinct_runs, labels, ordered_labels
 
 MISSING, UNSEEN = -1, -2
 

@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import routing
 from .conditions import MultiwayTest, SubsetTest, ThresholdTest
-from .data import label
+from .formatting import label
 from .encoding import MISSING, UNSEEN
 
 # how the example left a node (Decision.how)

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Collection
 
 from .colours import GREY, PALETTE  # noqa: F401 (export.PALETTE: pages/charts.py)
-from .data import label
+from .formatting import label
 from .node_labels import (EMPTY, SMALLEST_PT, TEXT_PT, class_codes, class_color, escape,  # noqa: F401
                           legend, node_fill, node_label)
 from .shorten import INVISIBLE, LABEL_CHARS, LINE_CHARS, shown  # noqa: F401 (export.shown: the old name)

@@ -23,7 +23,8 @@ import pandas as pd
 
 from . import budget, engine
 from .collector import no_cycle_collection
-from .data import DataError, Dataset, label, labels_of, ordered_labels
+from .data import DataError, Dataset
+from .formatting import label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .splits import evaluate, explanation

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .candidates import data_value_below
-from .data import label
+from .formatting import label
 from .answers import QUANTITIES, Grade, Reading, Work, agrees, read_answer, textbook, truncated
 from .measures import RANKED_BY, SplitStats
 from . import quantities

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .colours import GREY, class_colour, tint_by_purity
-from .data import label
+from .formatting import label
 from .shorten import NODE_CHARS, codes, shown, visible, wrapped
 
 if TYPE_CHECKING:  # tree.py imports export, which imports this module: no import back at run time

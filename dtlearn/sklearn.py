@@ -32,7 +32,8 @@ except ImportError as missing:  # pragma: no cover - the core installs without s
 
 from .api import fit as fit_tree
 from .api import prune
-from .data import Dataset, label
+from .data import Dataset
+from .formatting import label
 from .routing import most_probable
 from .settings import PRESET
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .candidates import data_value_below
-from .data import label
+from .formatting import label
 from .measures import KEPT_MEASURES_UP_TO
 from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
                      SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, cut_rank, cut_rule,

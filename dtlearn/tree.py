@@ -19,7 +19,7 @@ import pandas as pd
 
 from . import export
 from .collector import no_cycle_collection
-from .data import label, labels_of
+from .formatting import label, labels_of
 from .summary import summarize_all, summarize_many
 from .routing import distribution, encode_rows, flatten, leaves, most_probable
 from .steps import COLLAPSE, DISPLAY, GROWTH_ACTIONS, KEEP, LEAF, OWN_VALUE, PRUNE, RAISE, SPLIT, Growth, Step

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from . import budget, derivation, typeset
-from .data import label
+from .formatting import label
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
 from .settings import CRITERION_NAMES, PRESET

@@ -12,7 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dtlearn.data import histogram, label
+from dtlearn.data import histogram
+from dtlearn.formatting import label
 from dtlearn.export import PALETTE
 from dtlearn.shorten import shown, shown_names, visible
 

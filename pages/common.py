@@ -20,7 +20,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import dtlearn
 from dtlearn import derivation, jit, typeset
-from dtlearn.data import Dataset, label, labelled
+from dtlearn.data import Dataset, labelled
+from dtlearn.formatting import label
 from dtlearn.identifiers import identifier_columns
 from dtlearn.settings import CRITERION_NAMES, PRESET
 from dtlearn.shorten import LABEL_CHARS, shown

@@ -5,7 +5,7 @@ another algorithm is chosen (`dtlearn.comparison.with_version`)."""
 import streamlit as st
 
 from dtlearn import shorten
-from dtlearn.data import label
+from dtlearn.formatting import label
 from dtlearn.derivation import number
 from dtlearn.comparison import with_version
 from dtlearn.settings import OPTION, PRESET

@@ -26,7 +26,7 @@ import re
 QUOTED = 40  # characters of a value quoted back in a note
 _PLAIN = re.compile(r"[\w .,:+-]*")  # letters and digits of any script, and these marks: no / \ quotes or markup
 # Python's own float() also reads "nan", "infinity", "1_000" and digits of every script; a link holds
-# what the app writes (dtlearn.data.label): ASCII digits, a point, an exponent
+# what the app writes (dtlearn.formatting.label): ASCII digits, a point, an exponent
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?", re.ASCII)
 NUMBER_CHARS = 32  # longer is no number the app writes (and int() refuses 4,300 digits and more)
 LARGEST_WHOLE = 2**53 - 1  # a browser's exact integers: the number boxes (and Streamlit) hold no larger

@@ -8,7 +8,7 @@ import streamlit as st
 import numpy as np
 
 import dtlearn
-from dtlearn.data import label
+from dtlearn.formatting import label
 from dtlearn.partition import MAX_POINTS, default_bounds, drawn_sample
 from dtlearn.shorten import shown
 from pages import charts, common, stage

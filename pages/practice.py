@@ -10,7 +10,7 @@ from functools import partial
 import streamlit as st
 
 from dtlearn import grading, quiz, record
-from dtlearn.data import label
+from dtlearn.formatting import label
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table

@@ -4,7 +4,7 @@ how they combine (dtlearn.explain), and the tree with its path drawn."""
 import pandas as pd
 import streamlit as st
 
-from dtlearn.data import label, ordered_labels
+from dtlearn.formatting import label, ordered_labels
 from dtlearn.explain import explain, is_missing, number
 from dtlearn.shorten import shown
 from pages import common, stage

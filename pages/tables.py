@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from dtlearn import derivation
-from dtlearn.data import label
+from dtlearn.formatting import label
 from dtlearn.measures import RANKED_BY
 from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible

@@ -595,7 +595,7 @@ def csv_module_table(text: str, separator: str):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(CSV_PIECES, max_size=60).map("".join), st.sampled_from([",", ";", "\t"]))
 def test_rows_and_cells_are_the_csv_modules(text, separator):
-    from dtlearn.data import _header_and_body
+    from dtlearn.csv_cells import _header_and_body
     text = "a" + separator + "b" + separator + "c\n" + text.replace("\x00", "")
     rows = csv_module_table(text, separator)
     ragged = [number for number, row in enumerate(rows[1:], start=1) if len(row) != 3]
@@ -626,10 +626,10 @@ def test_a_histogram_counts_every_known_value_in_at_most_max_bins_bins():
                 max_size=40),
        st.lists(st.integers(min_value=-2**62, max_value=2**62), max_size=20))
 def test_labels_in_bulk_are_label_of_each_value(floats, integers):
-    # dtlearn.data.labels writes a column of numbers at once (ID3 encodes every distinct number
+    # dtlearn.formatting.labels writes a column of numbers at once (ID3 encodes every distinct number
     # of a 1,000,000-row column): it must be `label`, value for value, for floats (float32 too),
     # integers, text and booleans.
-    from dtlearn.data import label, labels
+    from dtlearn.formatting import label, labels
 
     whole = np.array(integers, dtype=np.int64)
     unsigned = whole.astype(np.uint64) if (whole >= 0).all() else np.array([], dtype=np.uint64)
@@ -648,9 +648,9 @@ def test_labels_in_bulk_are_label_of_each_value(floats, integers):
                           st.integers(-10**15, 10**15).map(lambda i: i / 1000)), min_size=1, max_size=50))
 def test_a_float_is_labelled_with_twelve_significant_digits_positionally(values):
     # label's definition: numpy's format_float_positional with 12 significant digits, trailing
-    # zeros trimmed; dtlearn.data._float_label takes the repr where it is that short, and C's
+    # zeros trimmed; dtlearn.formatting._float_label takes the repr where it is that short, and C's
     # %.12g where that prints no exponent (labels, in bulk: for 0 and 1e-3 <= |x| < 1e11)
-    from dtlearn.data import label
+    from dtlearn.formatting import label
 
     for value in values:
         assert label(value) == np.format_float_positional(value, precision=12, fractional=False, trim="-"), value
@@ -663,7 +663,7 @@ def test_a_numeric_column_s_categories_and_codes_are_its_ordered_labels_and_thei
     # ID3 treats a numeric column as categories: dtlearn.encoding.categories_and_codes labels
     # each distinct number once; it must equal the two definitions it replaces, including values
     # whose labels coincide (12 significant digits) and a missing cell (code -1).
-    from dtlearn.data import label, ordered_labels
+    from dtlearn.formatting import label, ordered_labels
     from dtlearn.encoding import categories_and_codes, codes_for
 
     column = pd.Series(cells, dtype=float)

@@ -214,7 +214,7 @@ def test_an_empty_branch_and_a_single_branch():
 def test_rows_at_a_node_carry_its_class_weights(name, algorithm):
     data = dtlearn.load_dataset(name)
     tree = dtlearn.fit(data, algorithm)
-    labels = data.frame[data.target].map(dtlearn.data.label).to_numpy()
+    labels = data.frame[data.target].map(dtlearn.formatting.label).to_numpy()
     for node in tree.nodes():
         rows, weights = dv.rows_at(tree, data.frame, node.id)
         by_class = [weights[labels[rows] == c].sum() for c in tree.classes]

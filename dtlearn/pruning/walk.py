@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..data import label
+from ..formatting import label
 from ..tree import KEEP, Node, Step, Tree
 
 SHOWN = 30  # a step's details list at most this many nodes' numbers (the smallest g, the best prunes)

@@ -99,7 +99,7 @@ def test_a_cost_complexity_decision_names_g_and_alpha_apart_with_dtlearns_number
                 f"{alpha:.4f}: {pruned.n_leaves} leaves stay." in box)
         numbers, g_frame = app.frames()[:2]
         quantities = dict(zip(numbers["quantity"], numbers["value"]))
-        assert "alpha" not in quantities and quantities["g(t) of this link"] == dtlearn.data.label(round(g, 4))
+        assert "alpha" not in quantities and quantities["g(t) of this link"] == dtlearn.formatting.label(round(g, 4))
         assert list(g_frame.columns) == ["node", "where", "g(t)", "weakest"]
         assert g_frame["node"].tolist() == list(step.details["g"])
         assert g_frame["g(t)"].tolist() == [f"{v:.4f}" for v in step.details["g"].values()]  # all >= 0.001 here
@@ -319,8 +319,8 @@ def test_stepping_replays_the_trace_with_its_numbers(open_app):
     assert any(first.reason[:40] in text for text in [i.value.replace("\\", "") for i in app.at.info])
     details = app.frames()[0]
     shown = dict(zip(details["quantity"], details["value"]))
-    assert shown["N"] == dtlearn.data.label(round(first.details["N"], 4))
-    assert shown["errors as leaf"] == dtlearn.data.label(round(first.details["errors_as_leaf"], 4))
+    assert shown["N"] == dtlearn.formatting.label(round(first.details["N"], 4))
+    assert shown["errors as leaf"] == dtlearn.formatting.label(round(first.details["errors_as_leaf"], 4))
     app.click("prune_last")
     after = app.trees()[0]
     final = pruned.at_step(pruned.total_steps)
