@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 # lowest first: data and settings, the encoding, the measures, candidates and tables, the compiled
 # kernels and routing, steps, the engine, trees, induction, pruning, and the compositions on top
 LAYERS = [
-    "collector", "units", "identifiers", "data", "budget", "layout", "shorten", "colours", "arff", "quantities",
+    "collector", "units", "identifiers", "formatting", "data", "csv_cells", "csv_reader",
+    "budget", "layout", "shorten", "colours", "arff", "quantities",
     "settings",
     "impurity",
     "jit", "kernels",
