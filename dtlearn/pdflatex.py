@@ -15,7 +15,9 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 TIMEOUT = 120  # seconds: a sheet of a big tree is a few pages; pdflatex takes about a second per run
 INSTALL = "apt-get install texlive-latex-base"
 
@@ -31,15 +33,21 @@ def available() -> bool:
     return shutil.which("pdflatex") is not None
 
 
-def compile_pdf(document: str, timeout: float = TIMEOUT) -> Compiled:
+def compile_pdf(document: str, timeout: float = TIMEOUT, files: Mapping[str, bytes] | None = None) -> Compiled:
     """The PDF of a LaTeX document and pdflatex's log; ValueError with the log's first error
-    when it does not compile, OSError when pdflatex is not installed."""
+    when it does not compile, OSError when pdflatex is not installed. `files`: what the document
+    includes (a slide's drawing), by plain file name, written beside it."""
     program = shutil.which("pdflatex")
     if program is None:
         raise OSError(f"pdflatex is not installed ({INSTALL}).")
+    for name in files or {}:
+        if not _PLAIN_NAME.fullmatch(name) or name.startswith("document."):
+            raise ValueError(f"An included file needs a plain name (letters, digits, . _ -), not {name!r}.")
     with tempfile.TemporaryDirectory(prefix="dtlearn-tex-") as folder:
         source = Path(folder) / "document.tex"
         source.write_text(document, encoding="utf-8")
+        for name, content in (files or {}).items():
+            (Path(folder) / name).write_bytes(content)
         environment = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
         try:
             result = subprocess.run([program, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error",

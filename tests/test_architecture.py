@@ -31,7 +31,7 @@ LAYERS = [
     "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
     "typeset", "spreadsheet", "pdflatex", "worksheet", "record", "warmup",
-    "framing", "mathml",
+    "framing", "mathml", "slides", "slides_html", "slides_tex",
     "cli", "sklearn", "__init__", "__main__",
 ]
 
