@@ -107,13 +107,13 @@ import sys
 sys.path.insert(0, {str(ROOT)!r})
 import streamlit as st
 import dtlearn
-from dtlearn import derivation
+from dtlearn import data_summary
 from pages import charts, stage
 st.set_page_config(layout="wide")
 data = dtlearn.load_dataset("tennis")
 if st.query_params.get("chart") == "plotly":
     st.title("Reference: the same class chart, nothing else")
-    st.plotly_chart(charts.class_distribution(derivation.class_counts(data), dtlearn.fit(data, "id3").classes))
+    st.plotly_chart(charts.class_distribution(data_summary.class_counts(data), dtlearn.fit(data, "id3").classes))
 else:
     st.title("Reference: the same tree, nothing else")
     tree = dtlearn.fit(data, "id3")

@@ -154,24 +154,6 @@ def default_target(frame: pd.DataFrame) -> tuple[str, tuple[str, ...]]:
                           "row (any column can be chosen as the target).",)
 
 
-def histogram(values, max_bins: int = 200) -> tuple[np.ndarray, np.ndarray]:
-    """(counts, edges) of a numeric column's known values: numpy's "auto" bins, at most
-    `max_bins` of them (a million distinct values would otherwise give thousands); one bin for a
-    single value. The Data page draws these bars instead of sending every value to the browser.
-
-    >>> counts, edges = histogram([2.0, 2.0, None, 2.0])
-    >>> counts.tolist(), len(edges)
-    ([3], 2)
-    """
-    known = pd.to_numeric(pd.Series(values), errors="coerce").dropna().to_numpy(dtype=float)
-    if len(known) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0)
-    counts, edges = np.histogram(known, bins="auto" if len(np.unique(known)) > 1 else 1)
-    if len(counts) > max_bins:
-        counts, edges = np.histogram(known, bins=max_bins)
-    return counts, edges
-
-
 def inferred_kind(column: pd.Series) -> str:
     """The kind of a column no kind was given for: numeric for a numeric dtype, else categorical."""
     numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)

@@ -32,13 +32,10 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import Dataset
-from .formatting import label, labels_of
+from .formatting import label
 from .measures import SplitStats
 from .quantities import QUANTITIES
-from .routing import branches
 from .shorten import LABEL_CHARS, grouped, shown, shown_branch
-from .steps import Growth
 
 _SYMBOL = {key: q.latex for key, q in QUANTITIES.items()}
 
@@ -549,60 +546,3 @@ def measures(row: Mapping) -> dict[str, float]:
     table's numbers must equal."""
     r = _row({key: row[key] for key in ("branch_counts", "n", "correction", "cuts") if key in row})
     return {column: r.value(column) for column in MEASURES}
-
-
-# what a page shows besides formulas -------------------------------------------------------
-
-def rows_at(tree, frame: pd.DataFrame | None, node_id: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of the training rows that reach a node, and their weights, as induction sent
-    them (C4.5: a row whose tested value is missing follows every branch with the branch's share
-    of the known weight, so its weight is fractional; CART: its surrogates). After subtree
-    raising, the rows the raised subtree was re-sorted with. (`frame`, the training table, is
-    not needed: the tree carries its training data.)"""
-    node = tree.node(node_id)  # KeyError for a node that is not in this tree
-    growth = tree.steps[0].origin if tree.steps else None
-    if growth is None:
-        growth = Growth(tree.data, tree.settings, tree.class_factor, tree.task)
-    if not any(step.action == "raise" for step in tree.steps):
-        return growth.rows(node.id)
-    parents = {child.id: (parent, b) for parent in tree.nodes() for b, child in enumerate(parent.children)}
-    chain = []
-    while node.id in parents:
-        node, b = parents[node.id]
-        chain.append((node, b))
-    encoded = growth.encoded
-    rows, weights = np.arange(encoded.n_rows), np.ones(encoded.n_rows)
-    for parent, b in reversed(chain):
-        branch = branches(encoded, parent.test, rows)
-        unknown = branch < 0
-        share = parent.branch_fractions[b]
-        keep = (branch == b) | (unknown & (share > 0))
-        weights = np.where(unknown, weights * share, weights)[keep]
-        rows = rows[keep]
-    return rows, weights
-
-
-def class_counts(data: Dataset) -> pd.DataFrame:
-    """Rows per class, classes in the dataset's order: columns `class`, `rows`, `share`."""
-    labels = pd.Series(labels_of(data.frame[data.target]))
-    rows = [int((labels == c).sum()) for c in data.classes]
-    total = sum(rows)
-    return pd.DataFrame({"class": list(data.classes), "rows": rows, "share": [r / total for r in rows]})
-
-
-def column_summary(data: Dataset, inferred: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """One row per column: its role, kind, number of distinct values and of missing cells."""
-    records = []
-    for name in data.frame.columns:
-        column = data.frame[name]
-        role = "target" if name == data.target else "attribute"
-        kind = "class label" if role == "target" else data.kinds[name]
-        note = ""
-        if inferred is not None and role == "attribute" and inferred.get(name) not in (None, kind):
-            note = f"set by you (read as {inferred[name]})"
-        distinct = int(column.nunique())
-        if role == "attribute" and kind == "categorical" and distinct == len(column) > 2:
-            note = "a different value in every row (an identifier?): it would split perfectly and teach nothing"
-        records.append({"column": name, "role": role, "kind": kind, "distinct values": distinct,
-                        "missing": int(column.isna().sum()), "note": note})
-    return pd.DataFrame(records)

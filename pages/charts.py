@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dtlearn.data import histogram
+from dtlearn.data_summary import histogram
 from dtlearn.formatting import label
 from dtlearn.export import PALETTE
 from dtlearn.shorten import shown, shown_names, visible
@@ -77,7 +77,7 @@ def class_distribution(counts: pd.DataFrame, classes) -> go.Figure:
 
 def target_histogram(values: pd.Series, target: str) -> go.Figure:
     """A numeric target (regression): how its values are spread, in dtlearn's bins
-    (dtlearn.data.histogram: counted over every row, at most 200 bars sent to the browser)."""
+    (dtlearn.data_summary.histogram: counted over every row, at most 200 bars sent to the browser)."""
     counts, edges = histogram(values)
     fig = go.Figure(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=np.diff(edges),
                            customdata=np.column_stack([edges[:-1], edges[1:]]),

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import dtlearn
-from dtlearn import derivation
+from dtlearn import data_summary
 from dtlearn.shorten import shown, visible
 from pages import charts, common
 from pages.common import md
@@ -37,7 +37,7 @@ else:
     info = dtlearn.dataset_info(v.choices.source)
     st.caption(f"{md(info.description)} Source: {md(info.source)}")
 
-summary = derivation.column_summary(v.data, inferred=common.inferred_kinds(v.choices.source, v.choices.target))
+summary = data_summary.column_summary(v.data, inferred=common.inferred_kinds(v.choices.source, v.choices.target))
 regression = v.tree.is_regression
 cells = st.columns(4)
 cells[0].metric("Rows", len(v.data.frame))
@@ -70,7 +70,7 @@ with right:
         st.caption("A numeric target: CART grows a regression tree, each leaf predicting the mean of its rows.")
     else:
         st.subheader(f"Classes of {md(v.data.target)}")
-        st.plotly_chart(charts.class_distribution(derivation.class_counts(v.data), v.tree.classes), key="classes")
+        st.plotly_chart(charts.class_distribution(data_summary.class_counts(v.data), v.tree.classes), key="classes")
 
 st.subheader("How each column is read")
 st.caption("Numeric columns are split by thresholds (C4.5, CART); categorical ones by their values. "

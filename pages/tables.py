@@ -4,7 +4,7 @@ pages read the same columns, headings and formats). Helpers only: no page runs h
 import pandas as pd
 import streamlit as st
 
-from dtlearn import derivation
+from dtlearn.node_rows import rows_at
 from dtlearn.formatting import label
 from dtlearn.measures import RANKED_BY
 from dtlearn.quantities import QUANTITIES
@@ -162,7 +162,7 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
 def show_rows(v, partial, node, k: int) -> None:
     """The node's rows in an expander, open at first for a small node below the root; the table
     is sent only while it is open."""
-    positions, weights = derivation.rows_at(partial, v.data.frame, node.id)
+    positions, weights = rows_at(partial, v.data.frame, node.id)
     box = st.expander(f"The {len(positions)} rows at this node", expanded=bool(node.path) and 0 < len(positions) <= 12,
                       key=f"rows_open_{k}", on_change="rerun")
     if box.open:

@@ -18,13 +18,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 # lowest first: data and settings, the encoding, the measures, candidates and tables, the compiled
 # kernels and routing, steps, the engine, trees, induction, pruning, and the compositions on top
 LAYERS = [
-    "collector", "units", "identifiers", "formatting", "data", "csv_cells", "csv_reader",
+    "collector", "units", "identifiers", "formatting", "data", "csv_cells", "csv_reader", "data_summary",
     "budget", "layout", "shorten", "colours", "arff", "quantities",
     "settings",
     "impurity",
     "jit", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
-    "routing", "surrogates", "summary", "steps", "engine", "node_labels",
+    "routing", "surrogates", "summary", "steps", "node_rows", "engine", "node_labels",
     "export", "partition", "tree", "induction",
     "pruning.walk", "pruning.validation_losses", "pruning.prepruning", "pruning.reduced_error_pruning",
     "pruning.j48_estimate", "pruning.pessimistic_pruning", "pruning.cost_complexity_pruning", "pruning",

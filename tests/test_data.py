@@ -611,13 +611,13 @@ def test_rows_and_cells_are_the_csv_modules(text, separator):
 def test_a_histogram_counts_every_known_value_in_at_most_max_bins_bins():
     # 1,000 values 0..999: numpy's "auto" rule gives more than 10 bins, so the cap takes over and
     # cuts [0, 999] into 10 equal bins of 99.9: 100 whole numbers fall in each
-    counts, edges = dtlearn.data.histogram(np.arange(1000.0), max_bins=10)
+    counts, edges = dtlearn.data_summary.histogram(np.arange(1000.0), max_bins=10)
     assert counts.tolist() == [100] * 10
     assert edges[0] == 0 and edges[-1] == 999 and len(edges) == 11
     # missing and non-numeric cells are left out; one distinct value is one bin holding them all
-    counts, edges = dtlearn.data.histogram(pd.Series([5, None, "x", 5, 5]))
+    counts, edges = dtlearn.data_summary.histogram(pd.Series([5, None, "x", 5, 5]))
     assert counts.tolist() == [3] and len(edges) == 2
-    assert dtlearn.data.histogram([None, None])[0].tolist() == []
+    assert dtlearn.data_summary.histogram([None, None])[0].tolist() == []
 
 
 @settings(max_examples=200, deadline=None)

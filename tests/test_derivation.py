@@ -17,7 +17,9 @@ import pandas as pd
 import pytest
 
 import dtlearn
+from dtlearn import data_summary
 from dtlearn import derivation as dv
+from dtlearn.node_rows import rows_at
 from presets import every_case
 
 CLASSES = ("No", "Yes")
@@ -216,21 +218,21 @@ def test_rows_at_a_node_carry_its_class_weights(name, algorithm):
     tree = dtlearn.fit(data, algorithm)
     labels = data.frame[data.target].map(dtlearn.formatting.label).to_numpy()
     for node in tree.nodes():
-        rows, weights = dv.rows_at(tree, data.frame, node.id)
+        rows, weights = rows_at(tree, data.frame, node.id)
         by_class = [weights[labels[rows] == c].sum() for c in tree.classes]
         np.testing.assert_allclose(by_class, node.class_weights, atol=1e-9)
 
 
 def test_class_counts_and_column_summary():
     tennis = dtlearn.load_dataset("tennis")
-    counts = dv.class_counts(tennis)
+    counts = data_summary.class_counts(tennis)
     assert counts["class"].tolist() == ["No", "Yes"] and counts["rows"].tolist() == [5, 9]
     melon = dtlearn.load_dataset("watermelon_2alpha")
-    summary = dv.column_summary(melon).set_index("column")
+    summary = data_summary.column_summary(melon).set_index("column")
     assert summary.loc["色泽", "missing"] == 3 and summary.loc["好瓜", "role"] == "target"  # Zhou table 4.4
     iris = dtlearn.load_dataset("iris")
     forced = iris.with_kinds({"sepal_length": "categorical"})
-    note = dv.column_summary(forced, inferred=iris.kinds).set_index("column").loc["sepal_length", "note"]
+    note = data_summary.column_summary(forced, inferred=iris.kinds).set_index("column").loc["sepal_length", "note"]
     assert re.search("numeric", note)
 
 

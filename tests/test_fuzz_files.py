@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 
 import dtlearn
-from dtlearn import derivation
+from dtlearn import derivation, node_rows
 from fuzz_files import SHAPES, csv_files
 
 DOT = shutil.which("dot")
@@ -44,7 +44,7 @@ def checked_steps(tree: dtlearn.Tree) -> list:
 def check_derivations(tree: dtlearn.Tree) -> None:
     """What the Step page works out for a step: the chosen (or best) row's formulas, the rows at its node."""
     for step in checked_steps(tree):
-        derivation.rows_at(tree.at_step(step.number), None, step.node_id)  # the rows the Step page lists
+        node_rows.rows_at(tree.at_step(step.number), None, step.node_id)  # the rows the Step page lists
         if step.candidates is None:
             continue
         if not len(step.candidates):
