@@ -8,6 +8,8 @@
     python -m dtlearn worksheet tennis -a id3 --steps 1-3         # an exercise sheet (LaTeX)
     python -m dtlearn worksheet tennis --solution --format markdown  # its worked solution
     python -m dtlearn worksheet tennis -a cart --steps 1-3 --pdf    # writes tennis-cart-steps-1-3.pdf
+    python -m dtlearn slides tennis -a id3 --steps 1-5 --tables     # writes tennis-id3-slides-1-5.html
+    python -m dtlearn slides tennis --formulas --format pdf --out lecture.pdf  # a beamer deck
 
 A built-in dataset may be named instead of a file (`tennis`, `iris`, ...). Settings are
 `--set name=value` (numbers, words, `none`); bad input prints one line and exits with 2.
@@ -28,6 +30,10 @@ from .csv_reader import read_csv
 from .data import DataError
 from .settings import ALGORITHMS, OPTION, PRESET
 from .pdflatex import compile_pdf
+from .slides import deck
+from .slides import file_name as deck_name
+from .slides_html import to_html
+from .slides_tex import compile_beamer, to_beamer
 from .worksheet import file_name, to_latex, to_markdown, worksheet
 
 COLUMNS = ["test", "gain", "split_info", "gain_ratio", "gini_gain", "score", "eligible", "chosen", "reason"]
@@ -98,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, help_text in (("table", "a step's candidate table"), ("tree", "the tree as text, or its rules"),
                             ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why"),
-                            ("worksheet", "an exercise sheet on the growth steps, or its solution")):
+                            ("worksheet", "an exercise sheet on the growth steps, or its solution"),
+                            ("slides", "the steps as slides: an HTML deck, a beamer PDF or its LaTeX")):
         command = commands.add_parser(name, help=help_text)
         command.add_argument("file", help="a CSV file (header row; the last column is the target), an ARFF "
                                           "file (.arff) or a built-in dataset's name")
@@ -121,7 +128,43 @@ def _parser() -> argparse.ArgumentParser:
                                  "the algorithm and the steps (e.g. tennis-id3-steps-1-3.tex), not to the screen")
             command.add_argument("--pdf", action="store_true", help="compile it with pdflatex (one run) into a PDF "
                                  "named so")
+        if name == "slides":
+            _slides_arguments(command)
     return parser
+
+
+def _slides_arguments(command) -> None:
+    command.add_argument("--steps", help="a step or a range, e.g. 1-5 (default: every step)")
+    command.add_argument("--tables", action="store_true", help="each step's candidate table on a slide of its own")
+    command.add_argument("--formulas", action="store_true", help="the chosen split's formulas on slides of their own")
+    command.add_argument("--format", default="html", choices=("html", "pdf", "tex"),
+                         help="html: one file that works offline (Page Down / Page Up); pdf: beamer, compiled "
+                              "with pdflatex; tex: the beamer source and each tree's PDF beside it")
+    command.add_argument("--out", help="the file to write (default: named after the dataset, the algorithm and "
+                                       "the steps, e.g. tennis-id3-slides-1-5.html)")
+    command.add_argument("--digits", type=int, default=3)
+
+
+def slides(options, tree) -> str:
+    """Writes the deck the options ask for; says where."""
+    first, last = parse_steps(options.steps, tree.total_steps)
+    if not 0 <= options.digits <= 12:
+        raise ValueError(f"--digits takes a whole number from 0 to 12, not {options.digits}")
+    source = dataset_info(options.file).source if title(options.file) != Path(options.file).name else ""
+    made = deck(tree, first, last, tables=options.tables, formulas=options.formulas, dataset=title(options.file),
+                source=source, digits=options.digits)
+    out = Path(options.out or deck_name(Path(options.file).name, options.algorithm, first, last, options.format))
+    if options.format == "html":
+        out.write_text(to_html(made), encoding="utf-8")
+    elif options.format == "pdf":
+        out.write_bytes(compile_beamer(made))
+    else:
+        beamer = to_beamer(made, figures=out.stem)
+        out.write_text(beamer.tex, encoding="utf-8")
+        for name, content in beamer.files.items():
+            (out.parent / name).write_bytes(content)
+        return f"Wrote {out} and its {len(beamer.files)} trees' PDFs beside it"
+    return f"Wrote {out}"
 
 
 def run(arguments: list[str]) -> str:
@@ -135,6 +178,8 @@ def run(arguments: list[str]) -> str:
         return tree.to_dot().rstrip("\n")
     if options.command == "steps":
         return "\n".join(f"{s.number}. {' and '.join(s.path) or 'root'}: {s.action} - {s.reason}" for s in tree.steps)
+    if options.command == "slides":
+        return slides(options, tree)
     if options.command == "worksheet":
         first, last = parse_steps(options.steps, tree.growth_steps)
         sheet = worksheet(tree, first, last, options.digits, dataset=title(options.file))

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import derivation, framing, pdflatex
+from dtlearn import cli, derivation, framing, pdflatex
 from dtlearn.slides import FRAME_PX, TREE_BOX, deck, file_name
 from dtlearn.slides_html import to_html
 from dtlearn.slides_tex import compile_beamer, to_beamer, to_zip
@@ -233,3 +233,33 @@ def test_the_zip_holds_the_document_and_its_trees(tennis):
 def test_included_files_need_plain_names():
     with pytest.raises(ValueError, match="plain name"):
         pdflatex.compile_pdf("x", files={"../x.pdf": b""})
+
+
+# the command line ----------------------------------------------------------------------------
+
+def test_the_cli_writes_an_html_deck(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.run(["slides", "tennis", "-a", "id3", "--steps", "1-3", "--format", "html"]) == \
+        "Wrote tennis-id3-slides-1-3.html"
+    elements = parsed((tmp_path / "tennis-id3-slides-1-3.html").read_text(encoding="utf-8"))
+    assert len(elements.slides) == 4
+
+
+def test_the_cli_writes_tex_with_its_trees_beside_it(tmp_path):
+    out = tmp_path / "lecture.tex"
+    said = cli.run(["slides", "tennis", "-a", "c45", "--steps", "2", "--tables", "--format", "tex",
+                    "--out", str(out)])
+    assert said.startswith(f"Wrote {out}") and out.exists()
+    assert (tmp_path / "lecture-step-2-1.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_cli_compiles_a_pdf(tmp_path):
+    needs_pdflatex_and_beamer()
+    out = tmp_path / "deck.pdf"
+    cli.run(["slides", "tennis", "--steps", "1-2", "--formulas", "--format", "pdf", "--out", str(out)])
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_the_cli_says_a_bad_range_in_one_line(capsys):
+    assert cli.main(["slides", "tennis", "--steps", "5-99"]) == 2
+    assert "1 <= first <= last <=" in capsys.readouterr().err
