@@ -24,7 +24,7 @@ LAYERS = [
     "impurity",
     "jit", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
-    "routing", "surrogates", "summary", "steps", "node_rows", "engine", "node_labels",
+    "routing", "surrogates", "summary", "table_cache", "steps", "node_rows", "engine", "node_labels",
     "export", "partition", "tree", "induction",
     "pruning.walk", "pruning.validation_losses", "pruning.prepruning", "pruning.reduced_error_pruning",
     "pruning.j48_estimate", "pruning.pessimistic_pruning", "pruning.cost_complexity_pruning", "pruning",

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import api, budget, pruning, steps
+from dtlearn import api, budget, pruning, table_cache
 from dtlearn.evaluation import accuracy, mean_squared_error
 
 
@@ -260,14 +260,14 @@ def test_tables_are_kept_within_a_bound_in_bytes_for_all_trees_the_newest_whatev
     first, second = (dtlearn.fit(iris, algorithm) for algorithm in ("cart", "c45"))
     splits = [step for step in first.steps if step.action == "split"]
     assert sum(a.nbytes for a in splits[0].candidates.columns.values()) > 0
-    monkeypatch.setattr(steps, "BYTES_KEPT", 1)  # less than any node's table: only the newest stays
+    monkeypatch.setattr(table_cache, "BYTES_KEPT", 1)  # less than any node's table: only the newest stays
     for step in splits[:3]:
         step.table
         assert list(first.steps[0].origin._cache["nodes"]) == [step.node_id]
     second.steps[0].table  # another tree's node is newer: the first tree keeps none
     assert not first.steps[0].origin._cache["nodes"]
     assert list(second.steps[0].origin._cache["nodes"]) == [second.steps[0].node_id]
-    monkeypatch.setattr(steps, "BYTES_KEPT", 10**9)
+    monkeypatch.setattr(table_cache, "BYTES_KEPT", 10**9)
     for step in splits[:3]:
         step.table
     assert list(first.steps[0].origin._cache["nodes"]) == [s.node_id for s in splits[:3]]
