@@ -6,6 +6,19 @@ node is created (the root is 0; a split numbers its children next), so a node ke
 id in every partial tree. Steps follow depth-first pre-order: a node is decided, then its
 first branch's subtree entirely, then the next branch. No walk here recurses, so a tree may be
 as deep as its data makes it.
+
+One tree takes five forms, each for one job; only the steps are kept, the rest are made from
+them or before them:
+
+- `engine.Grown`: growth's working arrays, a level of nodes at a time, as the compiled scans
+  fill them; `induction.steps_of` turns them into steps.
+- the `Step` list (`steps.Step`): the record and the definition, plain data that pickles; a
+  page steps through it, and pruning appends its decisions to it.
+- `Node` (here): the tree rebuilt from the steps for reading: walks, `at_step(k)`, exports.
+- `routing.FlatTree` (`Tree.flat`): the nodes as flat arrays for the compiled routing of many
+  rows at once (prediction, pruning's counts).
+- `pruning.walk._Work`: a mutable copy of the nodes while a pruning method cuts and raises
+  subtrees, which `Node` (read-only) and the steps (a record) must not be.
 """
 
 from __future__ import annotations
