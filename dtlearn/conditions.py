@@ -19,7 +19,7 @@ class ThresholdTest:
 
     attribute: str
     threshold: float
-    cut: str = field(init=False, repr=False, compare=False)  # the threshold as written (`data.label`)
+    cut: str = field(init=False, repr=False, compare=False)  # the threshold as written (`formatting.label`)
     kind = "threshold"
 
     def __post_init__(self) -> None:
