@@ -21,8 +21,8 @@ import numpy as np
 from . import budget, kernels, subset_scan
 from .candidates import data_value_below, sorted_order
 from .conditions import MultiwayTest, ThresholdTest
-from .splits import (NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED, AttributeBest, Bests, attribute_block,
-                     block_best, choose, correction_of, split_limits)
+from .rules import NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED
+from .splits import AttributeBest, Bests, attribute_block, block_best, choose, correction_of, split_limits
 from .surrogates import SortedValues, find_surrogates
 from .routing import surrogate_branches, value_map
 from .summary import summarize_many

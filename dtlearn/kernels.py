@@ -27,13 +27,11 @@ import math
 
 import numpy as np
 
+from . import rules
 from .jit import njit
+from .rules import (AVERAGE_TOLERANCE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, SIZE_TOLERANCE,
+                    SMALL_LEAF, SMALL_SIDE, TIE)
 
-OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = 0, 1, 2, 3, 4, 5
-NO_CORRECTED_GAIN = 8
-TIE = 1e-12
-SIZE_TOLERANCE = 1e-6  # as `splits.SIZE_TOLERANCE`
-AVERAGE_TOLERANCE = 1e-3  # as `splits.AVERAGE_TOLERANCE`
 BY_GAIN, BY_GINI, BY_RATIO = 0, 1, 2  # what a criterion ranks by: information gain, Gini gain, gain ratio
 
 
@@ -65,12 +63,7 @@ def _gini(counts, total):
     return 1.0 - s
 
 
-@njit(cache=True)
-def _j48_min_split(n_known, m, n_classes):
-    raw = 0.1 * n_known / n_classes
-    if raw <= m:
-        return m
-    return min(raw, 25.0)
+_j48_min_split = njit(cache=True)(rules.j48_min_split)  # the rule itself, compiled
 
 
 @njit(cache=True)

@@ -1,11 +1,11 @@
 """Which split a node takes, and the table of every candidate behind that choice.
 
-The rules are defined here once and used twice: by `evaluate`, which scores every candidate
+The rules are defined here once (their constants in `rules`) and used twice: by `evaluate`, which scores every candidate
 of one node with the `measures` definitions and lays them out as a table, and by `engine`,
 whose compiled kernels score each attribute's candidates for many nodes at once and hand
 their best candidates to the same `choose`.
 
-Tie-break (documented, deterministic): the highest score wins; scores within TIE = 1e-12 of
+Tie-break (documented, deterministic): the highest score wins; scores within `rules.TIE` of
 each other are ties, won by the candidate first in table order: attributes in column order,
 and within an attribute thresholds ascending, subsets in enumeration order (two classes: the
 p-1 sets of Breiman's ordering, the only ones scored, first). A tie at the top is said in the
@@ -20,17 +20,12 @@ import numpy as np
 
 from .candidates import Block, multiway_block, subset_block, threshold_block
 from .measures import threshold_correction
+from .rules import (AVERAGE_TOLERANCE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, SHORTCUT, SIZE_TOLERANCE,
+                    SMALL_LEAF, SMALL_SIDE, TIE, USED, j48_min_split)
 from .settings import CRITERION_NAMES, Settings
 
-TIE = 1e-12
 TIE_RULE = ("a tie goes to the candidate first in the table: attributes in column order, then thresholds "
             "ascending, subsets in the order listed")  # the rule above, as the pages say it
-SIZE_TOLERANCE = 1e-6  # case weights below a minimum by less than this count as reaching it (Weka's
-# Utils.grOrEq): fractional weights add up with rounding, 2 may arrive as 1.9999999999999996
-AVERAGE_TOLERANCE = 1e-3  # J48 compares gain >= average - 1e-3 ("closer to the original C4.5")
-
-OK, NO_KNOWN, ONE_BRANCH, SMALL_LEAF, FEW_CASES, SMALL_SIDE = range(6)
-USED, NOT_BEST_THRESHOLD, NO_CORRECTED_GAIN, BELOW_AVERAGE, ZERO_RATIO, SHORTCUT = range(6, 12)
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -69,12 +64,6 @@ def scored_only(block: Block, ok: np.ndarray, reason: np.ndarray) -> tuple[np.nd
         return ok, reason
     skipped = np.arange(block.size) >= block.scored
     return ok & ~skipped, np.where(skipped & (reason == OK), SHORTCUT, reason)
-
-
-def j48_min_split(n_known, m: float, n_classes: int):
-    """J48's minimum cases on each side of a threshold: 10% of the node per class, in [M, 25]."""
-    raw = 0.1 * n_known / n_classes
-    return np.where(raw <= m, m, np.minimum(raw, 25.0))
 
 
 def one_cut_competes(settings: Settings, kind: str) -> bool:

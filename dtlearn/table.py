@@ -31,9 +31,9 @@ import pandas as pd
 from .candidates import data_value_below
 from .formatting import label
 from .measures import KEPT_MEASURES_UP_TO
-from .splits import (BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK, ONE_BRANCH,
-                     SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO, AVERAGE_TOLERANCE, cut_rank, cut_rule,
-                     one_cut_competes, scored_only, split_limits)
+from .rules import (AVERAGE_TOLERANCE, BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK,
+                    ONE_BRANCH, SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO)
+from .splits import cut_rank, cut_rule, one_cut_competes, scored_only, split_limits
 
 TABLE_COLUMNS = [
     "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",

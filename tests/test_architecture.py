@@ -22,7 +22,7 @@ LAYERS = [
     "budget", "layout", "shorten", "colours", "arff", "quantities",
     "settings",
     "impurity",
-    "jit", "kernels",
+    "rules", "jit", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
     "routing", "surrogates", "summary", "table_cache", "steps", "node_rows", "engine", "node_labels",
     "export", "partition", "tree", "induction",
