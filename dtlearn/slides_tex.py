@@ -4,7 +4,8 @@ A 16:9 beamer frame is 160 mm wide where the HTML deck's slide is 1280 px: each 
 included at the size the projector's rule chose (`framing`), 1/8 mm a px, so both decks show
 the same drawing at the same share of the screen. The trees are Graphviz's PDFs (`dot -Tpdf`),
 written beside the document; `compile_beamer` runs pdflatex once (`pdflatex`). Beamer needs
-Debian's texlive-latex-recommended and texlive-pictures (pgf) besides texlive-latex-base.
+Debian's texlive-latex-recommended and texlive-pictures (pgf) besides texlive-latex-base
+(`beamer_available` says whether they are here).
 
 Every name and value from a file goes through `typeset.tex` (text) or `derivation.text`
 (formulas); characters pdflatex has no glyph for are written as their code points.
@@ -12,8 +13,11 @@ Every name and value from a file goes through `typeset.tex` (text) or `derivatio
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+import shutil
+import subprocess
 import zipfile
 from dataclasses import dataclass
 
@@ -124,6 +128,16 @@ def _formulas(frame: Frame) -> list[str]:
         out.append(r"\textbf{" + tex(title) + r"}\par")
         out += [typeset.formula(line) for line in lines]
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def beamer_available() -> bool:
+    """Whether pdflatex can compile a beamer deck here (pdflatex, beamer.cls and pgf are installed)."""
+    kpsewhich = shutil.which("kpsewhich")
+    if shutil.which("pdflatex") is None or kpsewhich is None:
+        return False
+    found = subprocess.run([kpsewhich, "beamer.cls", "pgfcore.sty"], capture_output=True, text=True, timeout=30)
+    return len(found.stdout.split()) == 2
 
 
 def compile_beamer(deck: Deck) -> bytes:

@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dtlearn
 from dtlearn import derivation
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.table import LISTED_ROWS
-from pages import charts, common, drawing, stage
+from pages import charts, common, drawing, lecture, stage
 from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
 from pages.tables import candidate_text, display_table, family_table, named, show_rows
 
@@ -279,6 +280,10 @@ if not (projector and stage.view() == "numbers"):
         if box.open:
             with box:
                 formulas_ui(step, tree, candidates_ui(step, tree))
+
+if not projector:  # a projector's page is the live deck already
+    source = "" if v.choices.is_upload else dtlearn.dataset_info(v.choices.source).source
+    lecture.slides_ui(tree, k, v.title, source, common.digits())
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
     following, digits, wanted = tree.steps[k], common.digits(), stage.box("step")
