@@ -467,6 +467,8 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
     if shared:  # rows go down several branches: the next level gets buffers of its own
         grown.leaf_of_row = None
+        budget.check_bytes(_shared_bytes(level, split, n_children, offsets, fractions, branch),
+                           "Sending the rows without a value down every branch of this level")
         child_starts = np.zeros(kids + 1, dtype=np.int64)
         buffers = kernels.partition_shared(level.starts, level.ends, split, n_children, offsets, fractions, branch,
                                            level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
@@ -512,6 +514,20 @@ def _check_size(plan: _Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: 
                   "'ignore' or numeric, or choose C4.5 or CART (binary cuts on numbers), or set a Max depth")
     budget.check_nodes(nodes, advice)
     budget.check_cells(nodes, max(len(plan.encoded.classes), 1), advice)
+
+
+def _shared_bytes(level: _Level, split, n_children, offsets, fractions, branch) -> int:
+    """The bytes of the next level's buffers when each row without a value goes down every
+    branch with a share (C4.5): rows x branches for a split of thousands of values."""
+    at = np.flatnonzero(split)
+    unknown = np.concatenate([[0], np.cumsum(branch < 0)])
+    unknown = unknown[level.ends[at]] - unknown[level.starts[at]]
+    shares = np.concatenate([[0], np.cumsum(fractions > 0)])
+    shares = shares[offsets[at] + n_children[at]] - shares[offsets[at]]
+    rows = int((level.ends[at] - level.starts[at] - unknown).sum() + (unknown * shares).sum())
+    per_row = level.rows.itemsize + level.w.itemsize + level.cls.itemsize + 8 * (level.ypos.size > 0) \
+        + len(level.order) * (level.order.itemsize + level.vals.itemsize)
+    return rows * per_row
 
 
 def _any_unknown(level: _Level, split, branch) -> bool:

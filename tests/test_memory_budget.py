@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from dtlearn import arff, subset_scan
+from dtlearn import arff, engine, kernels, subset_scan
 from dtlearn.budget import Budget, TooCostly, within
 from dtlearn.candidates import subset_bytes
 
@@ -145,3 +145,32 @@ def test_the_arff_limit_counts_values_not_commas(monkeypatch):
     assert list(kept.frame["a"].cat.categories) == ["x,1", "y,2", "z"]  # three values, four commas
     with pytest.raises(dtlearn.DataError, match="'a' declares more than 3 values"):
         dtlearn.read_arff(f"@relation r\n@attribute a {{w,x,y,z}}\n{rest}w,no\n".encode())
+
+
+def with_gaps(rows: int, values: int, missing: float, seed: int = 0) -> dtlearn.Dataset:
+    """A column of `values` categories with `missing` of its cells empty, a number of three values,
+    two classes."""
+    rng = np.random.default_rng(seed)
+    code = np.array([f"v{i}" for i in rng.integers(0, values, rows)], dtype=object)
+    code[rng.random(rows) < missing] = None
+    return dtlearn.Dataset(pd.DataFrame({"code": code, "x": rng.integers(0, 3, rows),
+                                         "y": rng.choice(["a", "b"], rows)}), "y")
+
+
+def test_rows_without_a_value_sent_down_every_branch_are_counted_before_they_are_copied(monkeypatch):
+    # C4.5 (Quinlan 1993) sends a row without the tested value down every branch with its share:
+    # the next level's buffers are counted before the kernel makes them, to the byte
+    counted, made = [], []
+    count, partition = engine._shared_bytes, kernels.partition_shared
+    monkeypatch.setattr(engine, "_shared_bytes", lambda *a: counted.append(count(*a)) or counted[-1])
+    monkeypatch.setattr(kernels, "partition_shared",
+                        lambda *a: made.append(sum(b.nbytes for b in partition(*a))) or partition(*a))
+    dtlearn.fit(with_gaps(600, 12, 0.2), "c45")
+    assert counted and counted == made
+
+
+def test_id3_on_many_values_with_gaps_is_refused_before_copying_rows_to_every_branch():
+    # 2,000 rows, a fifth without a value of a 1,000-valued column: ~400 x 1,000 copies at the root
+    with within(Budget(bytes=2**20)), pytest.raises(TooCostly, match="^Sending the rows without a value down every "
+                                                                      "branch of this level would take .* Max depth"):
+        dtlearn.fit(with_gaps(2000, 1000, 0.2), "id3")
