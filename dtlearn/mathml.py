@@ -175,14 +175,15 @@ class _Reader:
         """An aligned or gathered block: rows at \\\\, cells at & (each cell's own row)."""
         rows, cells = [], []
         while (token := self.peek()) is not None:
-            if token.group(1) == "end":
+            if token.group(1) == "end":  # \end{...}: the block's end
                 self.take()
                 self.group_text()
                 break
             cells.append(self.row(stop=("}", "&")))
-            token = self.take()
-            if token is None:
-                break
+            token = self.peek()
+            if token is None or token.group(1) == "end":
+                continue
+            self.take()
             if token.group(2) == "\\":
                 self._skip_spacing()
                 rows.append(cells)

@@ -54,3 +54,10 @@ def test_fractions_scripts_and_blocks_are_mathml_elements():
     assert written.find(".//msub/mi").text == "D" and written.find(".//msub/mtext").text == "a"
     assert written.find(".//msup/mover/mi").text == "y"
     assert "−" in [mo.text for mo in written.iter("mo")]  # a minus sign, not a hyphen
+
+
+def test_a_block_ends_at_its_end():
+    written = parsed(mathml.to_mathml(r"\begin{gathered}x = 1 \\ \text{(a note)}\end{gathered} + y"))
+    assert [mi.text for mi in written.iter("mi")] == ["x", "y"]  # not the environment's name
+    assert [len(row.findall("mtd")) for row in written.find("mtable").findall("mtr")] == [1, 1]
+
