@@ -150,7 +150,7 @@ def sources() -> list[Path]:
     """The files compiled kernels are made from: numba inlines a kernel's callees and freezes
     the constants it reads, from these files as well as its own."""
     here = Path(__file__).resolve().parent
-    return [here / "rules.py", here / "kernels.py"]
+    return [here / "rules.py", *sorted((here / "kernels").glob("*.py"))]
 
 
 @functools.cache

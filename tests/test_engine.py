@@ -324,12 +324,12 @@ def test_partitioning_a_level_keeps_every_childs_rows_and_sorted_orders(data):
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(data):
-    # kernels._gini_whole_cuts and _entropy_whole_cuts are `_scan_cuts` for its commonest cases
+    # cuts._gini_whole_cuts and _entropy_whole_cuts are `_scan_cuts` for its commonest cases
     # (Gini, information gain; every weight 1), written without the other cases so that they
     # compile faster: each cut's rank, left weight and place must be the general loop's exactly
     # (ties between cuts are decided on these numbers). Values with repeats, 2-4 classes, the
     # split rules on and off.
-    from dtlearn import kernels
+    from dtlearn.kernels import criteria, cuts
     n = data.draw(st.integers(2, 60))
     k = data.draw(st.integers(2, 4))
     values = np.sort(np.array(data.draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)), dtype=float))
@@ -339,20 +339,20 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
     min_branch = float(data.draw(st.sampled_from([0, 2])))
     known = np.bincount(cls, minlength=k).astype(float)
     n_known = float(n)
-    table = kernels.xlogx_table(n)
-    for rank_by in (kernels.BY_GINI, kernels.BY_GAIN):
-        before = kernels._gini(known, n_known) if rank_by == kernels.BY_GINI else kernels._entropy(known, n_known)
+    table = criteria.xlogx_table(n)
+    for rank_by in (criteria.BY_GINI, criteria.BY_GAIN):
+        before = criteria._gini(known, n_known) if rank_by == criteria.BY_GINI else criteria._entropy(known, n_known)
         general = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
         special = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
-        counted = kernels._scan_cuts(values, order, cls, np.ones(n), 0, n, known, n_known, n_known, 1.0, before, True,
-                                     True, False, True, table, np.ones(k), rank_by, 0.0, min_leaf, min_branch, k,
-                                     *general)
-        if rank_by == kernels.BY_GINI:
-            fast = kernels._gini_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
-                                            min_branch, k, *special, np.zeros(n), np.zeros(n))
+        counted = cuts._scan_cuts(values, order, cls, np.ones(n), 0, n, known, n_known, n_known, 1.0, before, True,
+                                  True, False, True, table, np.ones(k), rank_by, 0.0, min_leaf, min_branch, k,
+                                  *general)
+        if rank_by == criteria.BY_GINI:
+            fast = cuts._gini_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
+                                         min_branch, k, *special, np.zeros(n), np.zeros(n))
         else:
-            fast = kernels._entropy_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
-                                               min_branch, k, table, *special)
+            fast = cuts._entropy_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
+                                            min_branch, k, table, *special)
         assert fast == counted
         count = counted[0]
         assert count == len(np.unique(values)) - 1

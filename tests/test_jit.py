@@ -10,7 +10,9 @@ predictions and probabilities, the pruning path.
 
 from __future__ import annotations
 
+import importlib
 import pickle
+import pkgutil
 import threading
 from pathlib import Path
 
@@ -19,6 +21,7 @@ import pytest
 
 import dtlearn
 from dtlearn import jit, kernels
+from dtlearn.kernels import criteria
 from dtlearn.explain import explain
 from dtlearn.warmup import _with_missing
 
@@ -77,7 +80,7 @@ def test_each_way_runs_its_own_code():
     assert kernel.interpreted().__code__ is kernel.__wrapped__.__code__  # one definition
     assert hasattr(kernel.compiled(), "signatures")
     # the plain function calls the other kernels' plain functions (never a dispatcher)
-    assert kernel.interpreted().__globals__["_entropy"] is kernels._entropy.interpreted()
+    assert kernel.interpreted().__globals__["_entropy"] is criteria._entropy.interpreted()
 
 
 @jit.njit(cache=False)
@@ -85,12 +88,12 @@ def _spread(counts):  # a kernel calling a kernel of another module (kernels' en
     return _entropy(counts, counts.sum())
 
 
-_entropy = kernels._entropy
+_entropy = criteria._entropy
 
 
 def test_a_kernel_calls_another_modules_kernel_the_way_it_runs():
-    assert _spread.interpreted().__globals__["_entropy"] is kernels._entropy.interpreted()
-    assert _spread.compiled().py_func.__globals__["_entropy"] is kernels._entropy.compiled()
+    assert _spread.interpreted().__globals__["_entropy"] is criteria._entropy.interpreted()
+    assert _spread.compiled().py_func.__globals__["_entropy"] is criteria._entropy.compiled()
     counts = np.array([1.0, 1.0, 2.0])  # 1/4, 1/4, 1/2: 1.5 bits
     assert _spread.interpreted()(counts) == _spread.compiled()(counts) == 1.5
 
@@ -98,8 +101,10 @@ def test_a_kernel_calls_another_modules_kernel_the_way_it_runs():
 def test_a_cached_kernel_is_checked_against_every_file_kernels_are_made_from():
     # numba alone checks a cached kernel against its own file: a helper or a constant it inlined
     # from another file could change unseen
-    made_in = {Path(k.__wrapped__.__code__.co_filename).resolve() for k in vars(kernels).values()
-               if isinstance(k, jit.Kernel)}
+    modules = [importlib.import_module(f"dtlearn.kernels.{m.name}") for m in pkgutil.iter_modules(kernels.__path__)]
+    made_in = {Path(k.__wrapped__.__code__.co_filename).resolve() for module in modules
+               for k in vars(module).values() if isinstance(k, jit.Kernel)}
+    assert len(made_in) == len(modules) + 1  # each module's, and the rules' (J48's minimum split)
     assert made_in <= set(jit.sources())
     locator = kernels.scan_multiway.compiled()._cache._impl.locator
     assert locator.get_source_stamp()[1] == jit._sources_stamp()

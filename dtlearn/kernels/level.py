@@ -1,0 +1,297 @@
+"""A level's rows: ties sorted by row, each node's sums, each position's branch, and the buffers
+partitioned into the children's segments (in place, or shared among branches as C4.5 shares rows).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..jit import njit
+
+
+@njit(cache=True)
+def order_ties_by_row(ordered, order):
+    """Within every run of equal values of `ordered` (the values in `order`, NaNs last and all
+    counted equal), `order` put in ascending row order: an unstable sort's order made the order
+    a stable sort gives, at the cost of sorting the runs alone."""
+    n = ordered.shape[0]
+    start = 0
+    while start < n:
+        end = start + 1
+        if math.isnan(ordered[start]):
+            end = n
+        else:
+            while end < n and ordered[end] == ordered[start]:
+                end += 1
+        if end - start > 1:
+            order[start:end] = np.sort(order[start:end])
+        start = end
+
+
+@njit(cache=True)
+def node_sums(starts, ends, cls, ypos, w, width, out):
+    """Each node's class weights (or, with ypos, its moments w, w y, w y^2) into out[node]."""
+    for i in range(starts.shape[0]):
+        for c in range(width):
+            out[i, c] = 0.0
+        for p in range(starts[i], ends[i]):
+            if ypos.shape[0] > 0:
+                out[i, 0] += w[p]
+                out[i, 1] += w[p] * ypos[p]
+                out[i, 2] += w[p] * ypos[p] * ypos[p]
+            else:
+                out[i, cls[p]] += w[p]
+
+
+@njit(cache=True)
+def branch_weights(starts, ends, split, n_children, first_child, branch, w, out):
+    """The known weight each child of a split node receives (rows of an unknown branch aside)."""
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        if n_children[i] == 2:
+            # two children (a cut, a subset): the sums in registers, in the same order (the same bits)
+            below, above = 0.0, 0.0
+            for p in range(starts[i], ends[i]):
+                b = branch[p]
+                if b == 0:
+                    below += w[p]
+                elif b == 1:
+                    above += w[p]
+            out[first_child[i]] += below
+            out[first_child[i] + 1] += above
+            continue
+        for p in range(starts[i], ends[i]):
+            b = branch[p]
+            if b >= 0:
+                out[first_child[i] + b] += w[p]
+
+
+@njit(cache=True)
+def mark_leaves(starts, ends, leaf, rows, base, out):
+    """out[row] = base + i for every row of every node i that is a leaf."""
+    for i in range(starts.shape[0]):
+        if leaf[i]:
+            for p in range(starts[i], ends[i]):
+                out[rows[p]] = base + i
+
+
+@njit(cache=True)
+def any_unknown(starts, ends, split, branch):
+    """Whether a position of a split node has branch -1 (a value no test could place)."""
+    for i in range(starts.shape[0]):
+        if split[i]:
+            for p in range(starts[i], ends[i]):
+                if branch[p] == -1:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def threshold_branches(starts, ends, split, attribute, cut_at, order, vals, out):
+    """Branch 0 (below the cut), 1 (above) or -1 (missing) of each position of the nodes split
+    on a numeric attribute: read off that attribute's sorted segment."""
+    for i in range(starts.shape[0]):
+        if not split[i] or attribute[i] < 0:
+            continue
+        a, cut = attribute[i], cut_at[i]
+        for p in range(starts[i], ends[i]):
+            q = order[a, p]
+            out[q] = -1 if math.isnan(vals[a, p]) else (0 if p < cut else 1)
+
+
+@njit(cache=True)
+def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, out):
+    """The branch of each position of nodes split on a categorical test: maps[map_start[i] + code]
+    (-1: missing); `codes` is (rows, attributes)."""
+    for i in range(starts.shape[0]):
+        if not split[i] or attribute[i] < 0:
+            continue
+        a, m = attribute[i], map_start[i]
+        for p in range(starts[i], ends[i]):
+            v = codes[rows[p], a]
+            out[p] = -1 if v < 0 else maps[m + v]
+
+
+@njit(cache=True, nogil=True)
+def partition_in_place(starts, ends, split, n_children, first_child, branch, rows, w, cls, ypos, order, vals,
+                       child_starts, child_ends):
+    """Each split node's segment reordered in place so that its children's positions are
+    consecutive, in branch order, each keeping its positions' order (so every attribute's
+    order stays sorted); positions of branch -1 (rows nothing could place) go last, to no child.
+    Every array keeps its size: the next level reads sub-segments."""
+    n = rows.shape[0]
+    new_position = np.empty(n, dtype=np.int32)
+    buffer_i = np.empty(n, dtype=rows.dtype)
+    buffer_c = np.empty(n, dtype=cls.dtype)
+    buffer_f = np.empty(n)
+    buffer_y = np.empty(n)
+    buffer_o = np.empty(n, dtype=order.dtype)
+    most = 1
+    for i in range(starts.shape[0]):
+        if split[i]:
+            most = max(most, n_children[i] + 2)
+    fill = np.zeros(most, dtype=np.int64)
+    bound = np.zeros(most, dtype=np.int64)
+    regression = ypos.shape[0] > 0
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        s, e, B, first = starts[i], ends[i], n_children[i], first_child[i]
+        fill[:B + 1] = 0
+        in_place = True  # positions already in branch order (a chain's cut at an end): nothing moves
+        last = 0
+        for q in range(s, e):
+            b = branch[q]
+            b = b if b >= 0 else B
+            fill[b] += 1
+            if b < last:
+                in_place = False
+            last = b
+        at = s
+        for b in range(B + 1):
+            size = fill[b]
+            fill[b] = at
+            bound[b] = at
+            if b < B:
+                child_starts[first + b] = at
+                child_ends[first + b] = at + size
+            at += size
+        bound[B + 1] = at
+        if not in_place:
+            for q in range(s, e):
+                b = branch[q]
+                b = b if b >= 0 else B
+                t = fill[b]
+                fill[b] += 1
+                new_position[q] = t
+                buffer_i[t] = rows[q]
+                buffer_c[t] = cls[q]
+                buffer_f[t] = w[q]
+                if regression:
+                    buffer_y[t] = ypos[q]
+            for t in range(s, e):
+                rows[t] = buffer_i[t]
+                cls[t] = buffer_c[t]
+                w[t] = buffer_f[t]
+                if regression:
+                    ypos[t] = buffer_y[t]
+        for a in range(order.shape[0]):
+            if in_place:  # an attribute whose sorted order is in branch order too stays as it is
+                last = 0
+                ordered = True
+                for p in range(s, e):
+                    b = branch[order[a, p]]
+                    b = b if b >= 0 else B
+                    if b < last:
+                        ordered = False
+                        break
+                    last = b
+                if ordered:
+                    continue
+            fill[:B + 1] = bound[:B + 1]
+            for p in range(s, e):
+                t_new = order[a, p] if in_place else new_position[order[a, p]]
+                b = 0
+                while t_new >= bound[b + 1]:  # the child whose range holds the new position
+                    b += 1
+                t = fill[b]
+                fill[b] += 1
+                buffer_o[t] = t_new
+                buffer_f[t] = vals[a, p]
+            for t in range(s, e):
+                order[a, t] = buffer_o[t]
+                vals[a, t] = buffer_f[t]
+
+
+@njit(cache=True, nogil=True)
+def partition_shared(starts, ends, split, n_children, first_child, fractions, branch, rows, w, cls, ypos, order,
+                     vals, child_starts):
+    """The next level's buffers when rows with an unknown value (branch -1) go down every branch
+    with a positive share, their weight times the share (C4.5): each child gets its known rows
+    (in order), then the shared ones. Returns (rows, w, cls, ypos, order, vals)."""
+    n_kids = child_starts.shape[0] - 1
+    size = np.zeros(n_kids + 1, dtype=np.int64)
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        for p in range(starts[i], ends[i]):
+            b = branch[p]
+            if b >= 0:
+                size[first_child[i] + b] += 1
+            else:
+                for k in range(n_children[i]):
+                    if fractions[first_child[i] + k] > 0:
+                        size[first_child[i] + k] += 1
+    child_starts[0] = 0
+    for k in range(n_kids):
+        child_starts[k + 1] = child_starts[k] + size[k]
+    total = child_starts[n_kids]
+    new_rows = np.empty(total, dtype=rows.dtype)
+    new_w = np.empty(total)
+    new_cls = np.empty(total, dtype=cls.dtype)
+    new_y = np.empty(total if ypos.shape[0] > 0 else 0)
+    new_position = np.full(rows.shape[0], -1, dtype=np.int64)  # known rows: their place in their child
+    unknown_rank = np.full(rows.shape[0], -1, dtype=np.int64)  # unknown rows: rank among the node's
+    n_known = np.zeros(n_kids, dtype=np.int64)
+    fill = np.zeros(n_kids, dtype=np.int64)
+    for i in range(starts.shape[0]):
+        if not split[i]:
+            continue
+        first = first_child[i]
+        for p in range(starts[i], ends[i]):  # known rows first, in order
+            b = branch[p]
+            if b >= 0:
+                k = first + b
+                at = child_starts[k] + fill[k]
+                new_rows[at] = rows[p]
+                new_w[at] = w[p]
+                new_cls[at] = cls[p]
+                if ypos.shape[0] > 0:
+                    new_y[at] = ypos[p]
+                new_position[p] = fill[k]
+                fill[k] += 1
+        for k in range(n_children[i]):
+            n_known[first + k] = fill[first + k]
+        u = 0
+        for p in range(starts[i], ends[i]):  # then the unknown rows, in every branch
+            if branch[p] < 0:
+                unknown_rank[p] = u
+                u += 1
+                for k in range(first, first + n_children[i]):
+                    if fractions[k] > 0:
+                        at = child_starts[k] + fill[k]
+                        new_rows[at] = rows[p]
+                        new_w[at] = w[p] * fractions[k]
+                        new_cls[at] = cls[p]
+                        if ypos.shape[0] > 0:
+                            new_y[at] = ypos[p]
+                        fill[k] += 1
+    A = order.shape[0]
+    new_order = np.empty((A, total), dtype=order.dtype)
+    new_vals = np.empty((A, total))
+    for a in range(A):
+        fill[:] = 0
+        for i in range(starts.shape[0]):
+            if not split[i]:
+                continue
+            first = first_child[i]
+            for p in range(starts[i], ends[i]):
+                q = order[a, p]
+                b = branch[q]
+                if b >= 0:
+                    k = first + b
+                    t = child_starts[k] + fill[k]
+                    new_order[a, t] = child_starts[k] + new_position[q]
+                    new_vals[a, t] = vals[a, p]
+                    fill[k] += 1
+                else:
+                    for k in range(first, first + n_children[i]):
+                        if fractions[k] > 0:
+                            t = child_starts[k] + fill[k]
+                            new_order[a, t] = child_starts[k] + n_known[k] + unknown_rank[q]
+                            new_vals[a, t] = vals[a, p]
+                            fill[k] += 1
+    return new_rows, new_w, new_cls, new_y, new_order, new_vals

@@ -1,0 +1,121 @@
+"""One branch per value of each categorical attribute at every active node of a level (ID3, C4.5).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..jit import njit
+from ..rules import FEW_CASES, NO_KNOWN, OK, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF
+from .criteria import BY_GINI, BY_RATIO, _entropy, _gini
+
+
+@njit(cache=True, nogil=True)
+def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, sized, rank_by, min_leaf,
+                  min_branch, out_index, out_score, out_gain, out_reason):
+    """One branch per value of each categorical attribute at every active node (ID3, C4.5).
+    `codes` is (rows, attributes): one pass over a node's rows counts every attribute at once."""
+    K = factor.shape[0]
+    A = codes.shape[1]
+    most = 1
+    for a in range(A):
+        most = max(most, n_values[a])
+    counts = np.zeros((A, most, K))
+    sizes = np.zeros((A, most))
+    seen = np.zeros((A, most), dtype=np.bool_)
+    touched = np.empty((A, most), dtype=np.int64)
+    n_touched = np.zeros(A, dtype=np.int64)
+    missing = np.zeros(A)
+    known = np.zeros(K)
+    for i in range(starts.shape[0]):
+        if not active[i]:
+            continue
+        s, e = starts[i], ends[i]
+        n_touched[:] = 0
+        missing[:] = 0.0
+        for p in range(s, e):
+            r = rows[p]
+            c = cls[p]
+            weight = w[p]
+            mass = weight * factor[c]
+            for a in range(A):
+                v = codes[r, a]
+                if v < 0:
+                    missing[a] += mass
+                    continue
+                if not seen[a, v]:
+                    seen[a, v] = True
+                    touched[a, n_touched[a]] = v
+                    n_touched[a] += 1
+                counts[a, v, c] += mass
+                sizes[a, v] += weight
+        for a in range(A):
+            m = n_touched[a]
+            touched[a, :m].sort()
+            known[:] = 0.0
+            n_known = 0.0
+            known_size = 0.0
+            nonempty = 0
+            enough = 0
+            small = False
+            for t in range(m):
+                v = touched[a, t]
+                size = sizes[a, v]
+                for c in range(K):
+                    known[c] += counts[a, v, c]
+                if size > 0:
+                    nonempty += 1
+                    if min_leaf > 0 and size < min_leaf - SIZE_TOLERANCE:
+                        small = True
+                if min_branch > 0 and size >= min_branch - SIZE_TOLERANCE:
+                    enough += 1
+                known_size += size
+            for c in range(K):
+                n_known += known[c]
+            n_all = n_known + missing[a]
+            rho = n_known / n_all if n_all > 0 else 0.0
+            h_after = 0.0
+            g_after = 0.0
+            split = 0.0
+            for t in range(m):
+                v = touched[a, t]
+                mass = 0.0
+                for c in range(K):
+                    mass += counts[a, v, c]
+                share = mass / n_known if n_known > 0 else 0.0
+                h_after += share * _entropy(counts[a, v], mass)
+                g_after += share * _gini(counts[a, v], mass)
+                if mass > 0 and n_all > 0:
+                    part = mass / n_all
+                    split -= part * math.log2(part)
+            if missing[a] > 0 and n_all > 0:
+                part = missing[a] / n_all
+                split -= part * math.log2(part)
+            gain = max(rho * (_entropy(known, n_known) - h_after), 0.0)
+            gini_gain = max(rho * (_gini(known, n_known) - g_after), 0.0)
+            reason = OK
+            if nonempty < 2:
+                reason = ONE_BRANCH
+            if known_size <= 0:
+                reason = NO_KNOWN
+            if reason == OK and small:
+                reason = SMALL_LEAF
+            if reason == OK and min_branch > 0 and enough < 2:
+                reason = FEW_CASES
+            out_reason[i, a] = reason
+            out_index[i, a] = 0 if reason == OK else -1
+            out_gain[i, a] = gini_gain if rank_by == BY_GINI else gain
+            if reason != OK:
+                out_score[i, a] = 0.0
+            elif rank_by == BY_RATIO:
+                out_score[i, a] = gain / split if split > 0 else 0.0
+            else:
+                out_score[i, a] = out_gain[i, a]
+            for t in range(m):  # clean the scratch for the next node
+                v = touched[a, t]
+                seen[a, v] = False
+                sizes[a, v] = 0.0
+                for c in range(K):
+                    counts[a, v, c] = 0.0

@@ -1,0 +1,136 @@
+"""Rows down a finished tree laid out by `dtlearn.routing.FlatTree`: prediction, each row's leaf,
+the weight reaching each node.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..jit import njit
+
+
+@njit(cache=True, inline="always")
+def _branch(node, row, kind, attribute, threshold, map_start, maps, values, codes):
+    """A row's branch at a node's test: 0.. or -1 (missing / unseen value)."""
+    a = attribute[node]
+    if kind[node] == 1:
+        x = values[row, a]
+        if math.isnan(x):
+            return -1
+        return 0 if x <= threshold[node] else 1
+    v = codes[row, a]
+    if v == -1:
+        return -1
+    if v < -1:  # a value never seen in training: the test's own rule (maps[start - 1])
+        return maps[map_start[node] - 1]
+    return maps[map_start[node] + v]
+
+
+@njit(cache=True)
+def _surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed,
+                      maps, values, codes):
+    """The branch the first usable surrogate of a node gives a row (-1: none can tell)."""
+    for s in range(s_start[node], s_start[node] + s_count[node]):
+        a = s_attribute[s]
+        b = -1
+        if s_kind[s] == 1:
+            x = values[row, a]
+            if not math.isnan(x):
+                b = 0 if x <= s_threshold[s] else 1
+        else:
+            v = codes[row, a]
+            if v >= 0:
+                b = maps[s_map_start[s] + v]
+        if b >= 0:
+            return b ^ s_reversed[s]
+    return -1
+
+
+SHARE, FOLLOW = 0, 1  # a row with an unknown branch: down every branch by share (C4.5), or one way
+
+
+@njit(cache=True, nogil=True)
+def route(values, codes, weights, kind, attribute, threshold, map_start, maps, child_start, n_child, share,
+          majority, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed, mode,
+          node_values, out_values, y, node_totals, leaf_of):
+    """Send every row down the tree from the root (flat node 0; a node's children are
+    consecutive from child_start[node]).
+
+    A row whose branch is unknown at a node (a missing value, or a value the test never saw)
+    tries the node's surrogates in rank order; if none can tell, with mode SHARE it goes down
+    every branch with weight times the branch's share (C4.5), with mode FOLLOW down the
+    `majority` branch, and where that is -1 (rpart's tie) it ends at the node.
+    Outputs, each skipped when empty: out_values[row] += weight * node_values[node] where the
+    row's weight ends; node_totals[node, y[row]] += the weight reaching each node; leaf_of[row]
+    = the node where the row's largest weight ends."""
+    n_rows = weights.shape[0]
+    n_nodes = kind.shape[0]
+    stack_node = np.empty(n_nodes, dtype=np.int64)
+    stack_weight = np.empty(n_nodes)
+    C = node_values.shape[1]
+    want_values = out_values.shape[0] > 0
+    want_totals = node_totals.shape[0] > 0
+    want_leaf = leaf_of.shape[0] > 0
+    for r in range(n_rows):
+        # the common case first: one branch at every node, down to a leaf
+        node = 0
+        wt = weights[r]
+        while kind[node] != 0:  # (written out here: a call per node costs several times the test)
+            a = attribute[node]
+            if kind[node] == 1:
+                x = values[r, a]
+                if math.isnan(x):
+                    break
+                b = 0 if x <= threshold[node] else 1
+            else:
+                v = codes[r, a]
+                if v == -1:
+                    break
+                b = maps[map_start[node] - 1] if v < -1 else maps[map_start[node] + v]
+                if b < 0:
+                    break
+            if want_totals:
+                node_totals[node, y[r]] += wt
+            node = child_start[node] + b
+        stack_node[0] = node
+        stack_weight[0] = wt
+        top = 1
+        heaviest = -1
+        heaviest_weight = -1.0
+        while top > 0:  # from where a value was unknown (or the leaf reached), every weighted path
+            top -= 1
+            node = stack_node[top]
+            wt = stack_weight[top]
+            if want_totals:
+                node_totals[node, y[r]] += wt
+            b = -2
+            if kind[node] != 0:
+                b = _branch(node, r, kind, attribute, threshold, map_start, maps, values, codes)
+                if b < 0 and s_count[node] > 0:
+                    b = _surrogate_branch(node, r, s_start, s_count, s_kind, s_attribute, s_threshold,
+                                          s_map_start, s_reversed, maps, values, codes)
+                if b < 0 and mode == FOLLOW:
+                    b = majority[node]
+                    if b < 0:
+                        b = -2  # ends here
+            if b == -2:
+                if want_values:
+                    for c in range(C):
+                        out_values[r, c] += wt * node_values[node, c]
+                if wt > heaviest_weight:
+                    heaviest, heaviest_weight = node, wt
+            elif b >= 0:
+                stack_node[top] = child_start[node] + b
+                stack_weight[top] = wt
+                top += 1
+            else:
+                for k in range(n_child[node] - 1, -1, -1):
+                    part = share[child_start[node] + k]
+                    if part > 0:
+                        stack_node[top] = child_start[node] + k
+                        stack_weight[top] = wt * part
+                        top += 1
+        if want_leaf:
+            leaf_of[r] = heaviest
