@@ -103,7 +103,8 @@ def _tree(frame: Frame, name: str, files: dict) -> list[str]:
     pdf = None
     if drawn is not None and drawn.laid is not None:
         try:
-            pdf = layout.run_dot(drawn.dot, "pdf")
+            # no margin: dot's PDF pads the drawing by half an inch a side (its SVG does not)
+            pdf = layout.run_dot(drawn.dot.replace("{", "{\n\tgraph [margin=0]", 1), "pdf")
         except TooCostly:
             pdf = None
     if pdf is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 import os
+import re
 import shutil
 import subprocess
 import zipfile
@@ -215,6 +216,17 @@ def test_beamer_includes_each_tree_as_a_pdf_beside_it(tennis):
     for name in beamer.files:
         assert "{" + name + "}" in beamer.tex
     assert r"\documentclass[aspectratio=169" in beamer.tex
+
+
+def test_each_trees_pdf_is_the_size_of_its_drawing(tennis):
+    """dot's PDF of a tree is the SVG's drawing, no wider: a frame includes it at the drawing's size."""
+    slides = deck(tennis, 1, 2)
+    beamer = to_beamer(slides, figures="t")
+    for frame, name in zip(slides.frames[1:], sorted(beamer.files)):
+        box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", beamer.files[name])
+        size = (float(box[1]), float(box[2]))
+        expected = (frame.tree.laid.width / framing.PX_PER_PT, frame.tree.laid.height / framing.PX_PER_PT)
+        assert size == pytest.approx(expected, abs=1.5)
 
 
 def test_hostile_names_compile_in_beamer(hostile, tmp_path):
