@@ -14,6 +14,7 @@ import re
 
 from typing import TYPE_CHECKING, Collection
 
+from . import budget
 from .colours import GREY, PALETTE  # noqa: F401 (export.PALETTE: pages/charts.py)
 from .formatting import label
 from .node_labels import (EMPTY, SMALLEST_PT, TEXT_PT, class_codes, class_color, escape,  # noqa: F401
@@ -76,6 +77,7 @@ def _nodes(tree: Tree, highlight: int | None, digits: int | None = 3, numbers: b
         stack = list(reversed(resumed))
     while stack:  # pre-order with its own stack: any depth
         node = stack.pop()
+        budget.check_time(budget.DRAWING)  # a page's drawing of a 50,000-node view: within the page's time
         attributes = {"fillcolor": node_fill(tree, node)}
         if node.status == "pending":
             attributes.update(style="rounded,dashed,filled", color="gray40", fontcolor=GREY)
@@ -141,6 +143,8 @@ def _folded(top: Node, drawn_ids: set) -> tuple[int, int, list]:
         if node.id in drawn_ids:
             resumed.append(node)
             continue
+        if not size % 4096:
+            budget.check_time(budget.DRAWING)
         size += 1
         leaves += not node.children
         stack.extend(reversed(node.children))

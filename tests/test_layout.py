@@ -134,3 +134,16 @@ def test_a_layout_that_dies_of_its_memory_is_refused_in_words(tmp_path, monkeypa
     monkeypatch.setattr(layout.shutil, "which", lambda name: str(dies) if name == "dot" else which(name))
     with pytest.raises(budget.TooCostly, match=r"needs more than the 2,048 MiB of memory a drawing may take\. Draw less"):
         layout.run_dot("digraph t { a -> b }", seconds=30)
+
+
+def test_writing_a_drawing_s_dot_stops_at_its_budget():
+    """Before `dot` runs, the DOT is written node by node (export): a page's view of 50,000 nodes
+    spent seconds there, past the page's time; the writing looks at the clock too."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"code": [f"k{i}" for i in range(20_000)], "y": ["a", "b"] * 10_000})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y", {"code": "categorical"}), "id3")
+    with budget.within(dtlearn.Budget(wall=0.01)), pytest.raises(budget.TooCostly, match="Draw less of the tree"):
+        time.sleep(0.02)
+        tree.to_dot()
+    assert tree.to_dot().count("->") == 20_000  # without a budget: the whole tree
