@@ -17,19 +17,14 @@ from pathlib import Path
 import streamlit as st
 
 import dtlearn
+from dtlearn.framing import (DRAWN_LEVELS, DRAWN_WHOLE, LEAF_PT, MARGIN_PX, MAX_SCALE,  # noqa: F401 (the rule's
+                             MIN_TEXT_PX, TOP_NODES, VIEWS_AROUND, drawable_whole)  # numbers: one definition)
+from dtlearn.framing import could_fit as _could_fit
 from pages import common, drawing
 from pages.drawing import PX_PER_PT, Drawing
 
-MIN_TEXT_PX = 14  # below this, nobody past the first rows of a lecture hall reads a label
-MARGIN_PX = 0.1  # the browser draws sizes rounded to its pixels: legible by a little more than the rule
-MAX_SCALE = 1.6  # a small tree is enlarged up to this (its text about 30 px), not blown up to fill a wall
 DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit): about a 1280x720 projector
 _JS = (Path(__file__).with_name("stage.js")).read_text(encoding="utf-8")
-# Beyond either, `dot` takes seconds to minutes to lay a tree out (a 20,000-level chain: never):
-# "the whole tree" then draws its top levels.
-DRAWN_WHOLE = 1000  # nodes
-DRAWN_LEVELS = 100
-TOP_NODES = 150  # the top levels of a tree too large to draw whole
 _component = None
 
 
@@ -69,17 +64,6 @@ def scale_in(drawing: Drawing, box: tuple[int, int], max_scale: float = MAX_SCAL
     return min(width / drawing.width, height / drawing.height, max_scale)
 
 
-# (levels below the node, ancestors kept, their other children drawn, the root drawn), most first:
-# the last views are the node and its new children, the levels above folded into one counted box
-VIEWS_AROUND = ((3, 6, True, True), (2, 6, True, True), (1, 6, True, True), (1, 3, True, True),
-                (1, 3, False, True), (1, 1, False, True), (1, 1, False, False), (1, 0, False, False),
-                (0, 0, False, False))
-
-
-def drawable_whole(tree) -> bool:
-    return tree.n_nodes <= DRAWN_WHOLE and tree.depth <= DRAWN_LEVELS
-
-
 def _views(tree, node_id: int, box: tuple[int, int]):
     """The nodes to draw, most first: the whole tree (when it could be legible at all), then the
     node's neighbourhood with fewer levels below it, then with fewer ancestors."""
@@ -87,16 +71,6 @@ def _views(tree, node_id: int, box: tuple[int, int]):
         yield None
     for depth, path_levels, siblings, root in VIEWS_AROUND:
         yield dtlearn.export.neighbourhood(tree, node_id, depth, path_levels, siblings, root)
-
-
-LEAF_PT = 48  # no leaf label is narrower: a lower bound of a whole tree's width
-
-
-def _could_fit(tree, box: tuple[int, int]) -> bool:
-    """False when the whole tree's leaves alone, side by side, pass the box's width at the
-    smallest legible scale (no need to lay it out: a 400-leaf tree takes `dot` seconds)."""
-    least = MIN_TEXT_PX / (dtlearn.export.SMALLEST_PT * PX_PER_PT)
-    return tree.n_leaves * LEAF_PT * PX_PER_PT * least <= box[0]
 
 
 def fitted(tree, node_id: int, box: tuple[int, int], *, highlight: int | None = None, digits: int | None = 3,
