@@ -32,7 +32,7 @@ LAYERS = [
     "pruning.j48_estimate", "pruning.pessimistic_pruning", "pruning.cost_complexity_pruning", "pruning",
     "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
-    "typeset", "spreadsheet", "pdflatex", "worksheet", "variant_draw", "variant_checks", "variants",
+    "typeset", "spreadsheet", "pdflatex", "worksheet", "variant_draw", "variant_checks", "variants", "class_sheets",
     "record", "warmup",
     "framing", "mathml", "slides", "slides_html", "slides_tex",
     "cli", "sklearn", "__init__", "__main__",

@@ -132,7 +132,8 @@ def test_a_layout_that_dies_of_its_memory_is_refused_in_words(tmp_path, monkeypa
     dies.chmod(0o755)
     which = shutil.which
     monkeypatch.setattr(layout.shutil, "which", lambda name: str(dies) if name == "dot" else which(name))
-    with pytest.raises(budget.TooCostly, match=r"needs more than the 2,048 MiB of memory a drawing may take\. Draw less"):
+    refused = r"needs more than the 2,048 MiB of memory a drawing may take\. Draw less"
+    with pytest.raises(budget.TooCostly, match=refused):
         layout.run_dot("digraph t { a -> b }", seconds=30)
 
 
