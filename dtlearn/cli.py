@@ -8,6 +8,7 @@
     python -m dtlearn worksheet tennis -a id3 --steps 1-3         # an exercise sheet (LaTeX)
     python -m dtlearn worksheet tennis --solution --format markdown  # its worked solution
     python -m dtlearn worksheet tennis -a cart --steps 1-3 --pdf    # writes tennis-cart-steps-1-3.pdf
+    python -m dtlearn variants tennis -a id3 --students 30 --seed 7 --steps 1-2 --out class  # a class's sheets
     python -m dtlearn slides tennis -a id3 --steps 1-5 --tables     # writes tennis-id3-slides-1-5.html
     python -m dtlearn slides tennis --formulas --format pdf --out lecture.pdf  # a beamer deck
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import cli_variants
 from .api import fit
 from .arff import read_arff
 from .catalog import dataset_info, dataset_names, load_dataset
@@ -105,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, help_text in (("table", "a step's candidate table"), ("tree", "the tree as text, or its rules"),
                             ("dot", "the tree as Graphviz DOT"), ("steps", "every decision and why"),
                             ("worksheet", "an exercise sheet on the growth steps, or its solution"),
+                            ("variants", "a class's sheets: a table of their own for every student, and the key"),
                             ("slides", "the steps as slides: an HTML deck, a beamer PDF or its LaTeX")):
         command = commands.add_parser(name, help=help_text)
         command.add_argument("file", help="a CSV file (header row; the last column is the target), an ARFF "
@@ -128,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
                                  "the algorithm and the steps (e.g. tennis-id3-steps-1-3.tex), not to the screen")
             command.add_argument("--pdf", action="store_true", help="compile it with pdflatex (one run) into a PDF "
                                  "named so")
+        if name == "variants":
+            cli_variants.add_arguments(command)
         if name == "slides":
             _slides_arguments(command)
     return parser
@@ -171,6 +176,8 @@ def run(arguments: list[str]) -> str:
     """The output of one command line (raises DataError / ValueError / OSError on bad input)."""
     options = _parser().parse_args(arguments)
     data = read(options.file, options.target)
+    if options.command == "variants":
+        return cli_variants.run(options, data, dict(parse_setting(s) for s in options.set), title(options.file))
     tree = fit(data, options.algorithm, **dict(parse_setting(s) for s in options.set))
     if options.command == "tree":
         return "\n".join(tree.rules()) if options.rules else tree.to_text()

@@ -35,7 +35,7 @@ LAYERS = [
     "typeset", "spreadsheet", "pdflatex", "worksheet", "variant_draw", "variant_checks", "variants", "class_sheets",
     "record", "warmup",
     "framing", "mathml", "slides", "slides_html", "slides_tex",
-    "cli", "sklearn", "__init__", "__main__",
+    "cli_variants", "cli", "sklearn", "__init__", "__main__",
 ]
 
 

@@ -18,6 +18,7 @@ import pytest
 
 import dtlearn
 from dtlearn.class_sheets import class_files, file_names, key, student_sheet
+from dtlearn.cli import main
 from dtlearn.data import DataError
 from dtlearn.variants import Constraints, class_set
 
@@ -150,3 +151,43 @@ def test_a_sheet_with_numbers_missing_values_and_other_scripts_compiles(tmp_path
                                                                                          missing=0.1))
     compiles_once(tmp_path, "sheet", student_sheet(variants[0], "Watermelon 3.0"))
     compiles_once(tmp_path, "key", key(variants, "Watermelon 3.0"))
+
+
+# the command line ------------------------------------------------------------------------------
+
+def test_the_command_line_writes_a_class(tmp_path, capsys):
+    ids = tmp_path / "ids.txt"
+    ids.write_text("ada\n\n# a comment\nbo\n", encoding="utf-8")
+    out = tmp_path / "class"
+    code = main(["variants", "tennis", "-a", "id3", "--ids", str(ids), "--seed", "7", "--steps", "1-2",
+                 "--max-node-rows", "14", "--out", str(out), "--tex"])
+    assert code == 0
+    assert capsys.readouterr().out.strip() == f"Wrote 2 sheets (LaTeX), 2 tables (CSV) and the key to {out}."
+    assert sorted(p.name for p in out.iterdir()) == [
+        "PlayTennis-id3-steps-1-2-key.tex", "PlayTennis-id3-steps-1-2-sheet-ada.tex",
+        "PlayTennis-id3-steps-1-2-sheet-bo.tex", "PlayTennis-id3-steps-1-2-table-ada.csv",
+        "PlayTennis-id3-steps-1-2-table-bo.csv"]
+    again = class_set(dtlearn.load_dataset("tennis"), ["ada", "bo"], 7, Constraints("id3", (1, 2), max_node_rows=14))
+    assert (out / "PlayTennis-id3-steps-1-2-table-bo.csv").read_text(encoding="utf-8") == again[1].csv()
+
+
+def test_the_command_line_compiles_pdfs(tmp_path, capsys):
+    pdflatex_or_skip()
+    assert main(["variants", "credit_risk", "-a", "id3", "--students", "2", "--seed", "1", "--steps", "1-2",
+                 "--out", str(tmp_path)]) == 0
+    assert "Wrote 2 sheets (PDF)" in capsys.readouterr().out
+    pdfs = sorted(tmp_path.glob("*.pdf"))
+    assert len(pdfs) == 3 and all(p.read_bytes().startswith(b"%PDF") for p in pdfs)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--students", "2", "--seed", "1", "--steps", "1-9"], "The template's tree has 8 growth steps"),
+    (["--students", "2", "--ids", "x.txt", "--seed", "1"], "not allowed with argument --students"),
+    (["--students", "2", "--seed", "1", "--steps", "one"], "--steps takes a number or a range like 1-3"),
+    (["--students", "2", "--seed", "1", "--classes", "3"], "has 2 classes"),
+    (["--students", "2", "--seed", "1", "--set", "max_depht=2"], "Unknown setting 'max_depht'"),
+])
+def test_the_command_line_says_what_is_wrong(tmp_path, capsys, arguments, message):
+    assert main(["variants", "tennis", "-a", "id3", *arguments, "--out", str(tmp_path / "x")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("dtlearn: ") and message in error and "Traceback" not in error
