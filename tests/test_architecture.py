@@ -54,7 +54,7 @@ def layer_of(parts: list[str]) -> str:
     for end in range(len(parts), 0, -1):
         if ".".join(parts[:end]) in LAYERS:
             return ".".join(parts[:end])
-    return "__init__"
+    return parts[0] if parts and parts[0] in modules() else "__init__"  # a module not listed: named as itself
 
 
 def imports_of(module: str, path: Path) -> list[tuple[str, int]]:
@@ -91,6 +91,7 @@ def test_a_module_imports_only_modules_below_it(module):
     path = modules()[module]
     where = path.relative_to(PACKAGE.parent)
     for imported, line in imports_of(module, path):
+        assert imported in LAYERS, f"{where}:{line} imports {imported}, which is not in LAYERS"
         assert LAYERS.index(imported) < rank, f"{where}:{line} imports {imported}, which is not below it"
 
 
