@@ -284,19 +284,22 @@ def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings:
         return (f"No training rows reach this branch, so it predicts the parent's {what}, {prediction} "
                 "(Quinlan 1986).")
     if stop == engine.PURE:
+        if _w(total) == "1":
+            return f"The 1 row here is of class {prediction}: the node is pure." if not regression else \
+                f"The 1 row here has the value {prediction}: nothing to reduce."
         if regression:
             return f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
         return f"All {_w(total)} rows here are of class {prediction}: the node is pure."
     if stop == engine.MAX_DEPTH:
         return f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
     if stop == engine.MIN_SPLIT:
-        return (f"Only {_w(total)} rows, fewer than min_samples_split = {label(settings.min_samples_split)}: "
+        return (f"Only {_rows(total)}, fewer than min_samples_split = {label(settings.min_samples_split)}: "
                 "too few to split.")
     if stop == engine.LEAF_SIZE:
-        return (f"Only {_w(total)} rows, at most the leaf size eta = {label(settings.leaf_size)} "
+        return (f"Only {_rows(total)}, at most the leaf size eta = {label(settings.leaf_size)} "
                 "(Zaki & Meira): the node becomes a leaf.")
     if stop == engine.MIN_CASES:
-        return f"Only {_w(total)} rows: C4.5 needs at least 2 x {label(settings.min_branch_cases)} to split."
+        return f"Only {_rows(total)}: C4.5 needs at least 2 x {label(settings.min_branch_cases)} to split."
     if stop == engine.MIN_PURITY:
         purity = max(common["class_weights"]) / total
         return (f"{purity:.3f} of the rows are {prediction}, at least the purity threshold "
@@ -361,3 +364,8 @@ def _errors(weights) -> float:
 
 def _w(value: float) -> str:
     return label(round(float(value), 3))
+
+
+def _rows(value: float) -> str:
+    """'1 row', '3.231 rows': a weight of rows said as a count."""
+    return f"{_w(value)} row" if _w(value) == "1" else f"{_w(value)} rows"

@@ -366,3 +366,15 @@ def test_a_steps_headline_is_its_decision_and_the_rest_are_notes():
         assert step.reason.startswith(step.headline) and "0." not in step.headline[-3:-1]
     leaf = next(s for s in tree.steps if s.action == "leaf")
     assert leaf.headline == leaf.reason  # one sentence: nothing else to say apart
+
+
+def test_a_leaf_of_one_row_is_said_in_the_singular():
+    import pandas as pd
+
+    import dtlearn
+
+    # two rows, two classes: each branch of a's split holds one row, each a pure leaf
+    data = dtlearn.Dataset(pd.DataFrame({"a": ["x", "y"], "c": ["p", "q"]}), target="c")
+    reasons = [step.reason for step in dtlearn.fit(data, "id3").steps[1:]]
+    assert reasons == ["The 1 row here is of class p: the node is pure.",
+                       "The 1 row here is of class q: the node is pure."]
