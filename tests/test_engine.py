@@ -341,7 +341,7 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
     n_known = float(n)
     table = criteria.xlogx_table(n)
     for rank_by in (criteria.BY_GINI, criteria.BY_GAIN):
-        before = criteria._gini(known, n_known) if rank_by == criteria.BY_GINI else criteria._entropy(known, n_known)
+        before = criteria.gini(known, n_known) if rank_by == criteria.BY_GINI else criteria.entropy(known, n_known)
         general = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
         special = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
         counted = cuts._scan_cuts(values, order, cls, np.ones(n), 0, n, known, n_known, n_known, 1.0, before, True,

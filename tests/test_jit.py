@@ -80,7 +80,7 @@ def test_each_way_runs_its_own_code():
     assert kernel.interpreted().__code__ is kernel.__wrapped__.__code__  # one definition
     assert hasattr(kernel.compiled(), "signatures")
     # the plain function calls the other kernels' plain functions (never a dispatcher)
-    assert kernel.interpreted().__globals__["_entropy"] is criteria._entropy.interpreted()
+    assert kernel.interpreted().__globals__["entropy"] is criteria.entropy.interpreted()
 
 
 @jit.njit(cache=False)
@@ -88,12 +88,12 @@ def _spread(counts):  # a kernel calling a kernel of another module (kernels' en
     return _entropy(counts, counts.sum())
 
 
-_entropy = criteria._entropy
+_entropy = criteria.entropy
 
 
 def test_a_kernel_calls_another_modules_kernel_the_way_it_runs():
-    assert _spread.interpreted().__globals__["_entropy"] is criteria._entropy.interpreted()
-    assert _spread.compiled().py_func.__globals__["_entropy"] is criteria._entropy.compiled()
+    assert _spread.interpreted().__globals__["_entropy"] is criteria.entropy.interpreted()
+    assert _spread.compiled().py_func.__globals__["_entropy"] is criteria.entropy.compiled()
     counts = np.array([1.0, 1.0, 2.0])  # 1/4, 1/4, 1/2: 1.5 bits
     assert _spread.interpreted()(counts) == _spread.compiled()(counts) == 1.5
 

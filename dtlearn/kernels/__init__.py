@@ -5,10 +5,9 @@ Why compiled (numba): induction scores every cut between neighbouring values of 
 attribute at every node, and prediction walks every row down the tree. Written with numpy
 alone, both pay a Python-level cost per node (thousands of nodes) that no vectorisation
 removes; compiled, dtlearn grows its trees faster than scikit-learn's C code while keeping
-every table. The formulas here are the `measures` definitions rewritten for one pass over
-sorted rows (sum_b n_b/n Ent(b) = (sum_b n_b log n_b - sum_b sum_k c_bk log c_bk) / n, and
-sum_b n_b/n Gini(b) = (n - sum_b sum_k c_bk^2 / n_b) / n); `tests/test_engine.py` checks
-them equal to the definitions (to 1e-12) and to exact fractions. Each is called through
+every table. The formulas are the `measures` definitions rewritten for one pass over sorted
+rows, each criterion's once, in `criteria`; `tests/test_engine.py` checks them equal to the
+definitions (to 1e-12) and to exact fractions. Each kernel is called through
 `jit.Kernel`: compiled, or the same function run by Python (without numba; and for small inputs
 while the compiled code is not loaded yet, so that a first tree waits for no compiler).
 

@@ -1,19 +1,20 @@
 """One numeric attribute's cuts at one node: each cut's rank (-inf where it breaks a split rule),
-the weight left of it and its place, by a general loop and two loops for its commonest cases.
+the weight left of it and its place. One loop for any weights, two for the commonest cases
+(every weight 1: Gini, information gain), and regression's; each scores a cut with its
+criterion's helper (`criteria`) and checks it with the same split rules.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from .. import rules
 from ..jit import njit
 from ..rules import NO_KNOWN, OK, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, SMALL_SIDE
-from .criteria import BY_GINI, _gini_rank, _looked_up_after, _moved_left, _sum_of_squares
+from .criteria import (BY_GINI, entropy_gain_of_cut, gini_gain_of_cut, moved_left, ratio, squared_error_gain_of_cut,
+                       squares_of_cut, sum_of_squares)
 
-
+NONE_BROKEN = 99  # the most basic split rule the cuts scanned so far break: none yet
 _j48_min_split = njit(cache=True)(rules.j48_min_split)  # the rule itself, compiled
 
 
@@ -29,6 +30,13 @@ def _rule(size_left, size_right, min_leaf, min_branch, n_classes):
             _j48_min_split(size_left + size_right, min_branch, n_classes) - SIZE_TOLERANCE:
         return SMALL_SIDE
     return OK
+
+
+@njit(cache=True, inline="always")
+def _cut_before(p, s, previous, x, tolerance):
+    """Whether a cut lies before place p of a segment starting at s: the value rises there by
+    more than `tolerance` from the previous place's."""
+    return p > s and previous + tolerance < x
 
 
 @njit(cache=True, inline="always")
@@ -60,31 +68,27 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
     class weight; a cut's sizes are its counts): the same numbers, computed the same way, in a
     loop with no other case in it. Two passes: the first walks the rows and keeps each cut's
     sums of squares; the second ranks the cuts, which depend on each other no more, so the
-    compiler ranks several at once in vector instructions (a third less time a cut)."""
+    compiler ranks several at once in vector instructions."""
     left[:] = 0.0
-    n_left = 0.0
-    count = 0
-    squares_left = 0.0
-    squares_right = _sum_of_squares(known)
+    n_left, count = 0.0, 0
+    squares_left, squares_right = 0.0, sum_of_squares(known)
     previous = va[s]
     for p in range(s, end):
         x = va[p]
-        if p > s and previous + tolerance < x:
-            squares_left_at[count] = squares_left
-            squares_right_at[count] = squares_right
-            left_mass[count] = n_left
-            cut_at[count] = p
+        if _cut_before(p, s, previous, x, tolerance):
+            squares_left_at[count], squares_right_at[count] = squares_left, squares_right
+            left_mass[count], cut_at[count] = n_left, p
             count += 1
-        squares_left, squares_right = _moved_left(left, known, cls[oa[p]], squares_left, squares_right)
+        squares_left, squares_right = moved_left(left, known, cls[oa[p]], squares_left, squares_right)
         n_left += 1.0
         previous = x
-    worst = 99
+    worst = NONE_BROKEN
     for k in range(count):
         n_left = left_mass[k]
         n_right = n_known - n_left
         reason = _rule(n_left, n_right, min_leaf, min_branch, n_classes)
-        rank[k] = _ranked(_gini_rank(squares_left_at[k], squares_right_at[k], n_left, n_right, n_known, rho, before),
-                          reason)
+        value = gini_gain_of_cut(squares_left_at[k], squares_right_at[k], n_left, n_right, n_known, rho, before)
+        rank[k] = _ranked(value, reason)
         worst = _worse(worst, reason)
     return count, worst
 
@@ -95,16 +99,14 @@ def _entropy_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolera
     """`_scan_cuts` for information gain (and gain ratio, which ranks by it) with whole class
     weights: the same numbers, computed the same way, in a loop with no other case in it."""
     left[:] = 0.0
-    n_left = 0.0
-    count = 0
-    worst = 99
+    n_left, count, worst = 0.0, 0, NONE_BROKEN
     previous = va[s]
     for p in range(s, end):
         x = va[p]
-        if p > s and previous + tolerance < x:
+        if _cut_before(p, s, previous, x, tolerance):
             n_right = n_known - n_left
-            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst,
-                              max(rho * (before - _looked_up_after(left, known, n_left, n_right, n_known, table)), 0.0),
+            value = entropy_gain_of_cut(left, known, n_left, n_right, n_known, rho, before, table, True)
+            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
                               _rule(n_left, n_right, min_leaf, min_branch, n_classes))
             count += 1
         left[cls[oa[p]]] += 1.0
@@ -120,58 +122,56 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
     the weight left of it and its place. Returns (count, the most basic rule broken). A function
     of its own, not a loop inside `scan_thresholds`: with fewer numbers alive the compiler keeps
     them in registers."""
-    K = known.shape[0]
     left[:] = 0.0
-    left_size = 0.0
-    n_left = 0.0
-    count = 0
-    worst = 99
-    # whole weights: the sums of squared class counts move row by row (`_moved_left`)
-    squares_left = 0.0
-    squares_right = _sum_of_squares(known)
+    left_size, n_left, count, worst = 0.0, 0.0, 0, NONE_BROKEN
+    # whole weights: the sums of squared class counts move row by row (`moved_left`)
+    squares_left, squares_right = 0.0, sum_of_squares(known)
     previous = va[s]
     for p in range(s, end):
         x = va[p]
-        if p > s and previous + tolerance < x:
+        if _cut_before(p, s, previous, x, tolerance):
             n_right = n_known - n_left
             size_left = left_size if sized else n_left
-            size_right = sizes_known - size_left
-            if rank_by == BY_GINI:
-                if not whole:
-                    squares_left = 0.0
-                    squares_right = 0.0
-                    for c in range(K):
-                        r = known[c] - left[c]
-                        squares_left += left[c] * left[c]
-                        squares_right += r * r
-                value = _gini_rank(squares_left, squares_right, n_left, n_right, n_known, rho, before)
+            if rank_by != BY_GINI:
+                value = entropy_gain_of_cut(left, known, n_left, n_right, n_known, rho, before, table, lookup)
             else:
-                if lookup:  # whole counts: x log2 x looked up
-                    after = _looked_up_after(left, known, n_left, n_right, n_known, table)
-                else:
-                    inner = 0.0
-                    for c in range(K):
-                        lc = left[c]
-                        rc = known[c] - lc
-                        inner += (lc * math.log2(lc) if lc > 0.0 else 0.0) + \
-                            (rc * math.log2(rc) if rc > 0.0 else 0.0)
-                    outer = (n_left * math.log2(n_left) if n_left > 0.0 else 0.0) + \
-                        (n_right * math.log2(n_right) if n_right > 0.0 else 0.0)
-                    after = (outer - inner) / n_known
-                value = max(rho * (before - after), 0.0)
+                if not whole:
+                    squares_left, squares_right = squares_of_cut(left, known)
+                value = gini_gain_of_cut(squares_left, squares_right, n_left, n_right, n_known, rho, before)
             worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
-                              _rule(size_left, size_right, min_leaf, min_branch, n_classes))
+                              _rule(size_left, sizes_known - size_left, min_leaf, min_branch, n_classes))
             count += 1
-        q = oa[p]
-        c = cls[q]
+        c = cls[oa[p]]
         if whole:
-            squares_left, squares_right = _moved_left(left, known, c, squares_left, squares_right)
+            squares_left, squares_right = moved_left(left, known, c, squares_left, squares_right)
             n_left += 1.0
             left_size += 1.0
         else:
-            weight = 1.0 if unit else w[q]
+            weight = 1.0 if unit else w[oa[p]]
             left[c] += weight * factor[c]
             n_left += weight * factor[c]
             left_size += weight
+        previous = x
+    return count, worst
+
+
+@njit(cache=True, nogil=True)
+def _regression_cuts(va, oa, ypos, w, s, end, n_known, s_known, rho, unit, min_leaf, rank, left_mass, cut_at):
+    """Every cut of one attribute at one node (regression): each one's decrease in mean squared
+    error from the moments (w, w y) on each side, the weight left of it and its place."""
+    base = ratio(s_known * s_known, n_known)
+    n_left, s_left, count, worst = 0.0, 0.0, 0, NONE_BROKEN
+    previous = va[s]
+    for p in range(s, end):
+        x = va[p]
+        if _cut_before(p, s, previous, x, 0.0):
+            n_right = n_known - n_left
+            value = squared_error_gain_of_cut(s_left, n_left, s_known - s_left, n_right, base, n_known, rho)
+            worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
+                              _rule(n_left, n_right, min_leaf, 0.0, 1))
+            count += 1
+        weight = 1.0 if unit else w[oa[p]]
+        n_left += weight
+        s_left += weight * ypos[oa[p]]
         previous = x
     return count, worst

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..jit import njit
 from ..rules import FEW_CASES, NO_KNOWN, OK, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF
-from .criteria import BY_GINI, BY_RATIO, _entropy, _gini
+from .criteria import BY_RATIO, entropy, gain, impurity, ratio
 
 
 @njit(cache=True, nogil=True)
@@ -29,6 +27,7 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
     n_touched = np.zeros(A, dtype=np.int64)
     missing = np.zeros(A)
     known = np.zeros(K)
+    parts = np.zeros(most + 1)  # the weight of each branch, then of the unknown rows
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
@@ -75,26 +74,15 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
             for c in range(K):
                 n_known += known[c]
             n_all = n_known + missing[a]
-            rho = n_known / n_all if n_all > 0 else 0.0
-            h_after = 0.0
-            g_after = 0.0
-            split = 0.0
+            after = 0.0  # sum_v n_v/n impurity(v): the definition, branch by branch
             for t in range(m):
                 v = touched[a, t]
                 mass = 0.0
                 for c in range(K):
                     mass += counts[a, v, c]
-                share = mass / n_known if n_known > 0 else 0.0
-                h_after += share * _entropy(counts[a, v], mass)
-                g_after += share * _gini(counts[a, v], mass)
-                if mass > 0 and n_all > 0:
-                    part = mass / n_all
-                    split -= part * math.log2(part)
-            if missing[a] > 0 and n_all > 0:
-                part = missing[a] / n_all
-                split -= part * math.log2(part)
-            gain = max(rho * (_entropy(known, n_known) - h_after), 0.0)
-            gini_gain = max(rho * (_gini(known, n_known) - g_after), 0.0)
+                parts[t] = mass
+                after += ratio(mass, n_known) * impurity(counts[a, v], mass, rank_by)
+            parts[m] = missing[a]
             reason = OK
             if nonempty < 2:
                 reason = ONE_BRANCH
@@ -106,11 +94,11 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                 reason = FEW_CASES
             out_reason[i, a] = reason
             out_index[i, a] = 0 if reason == OK else -1
-            out_gain[i, a] = gini_gain if rank_by == BY_GINI else gain
+            out_gain[i, a] = gain(impurity(known, n_known, rank_by), after, ratio(n_known, n_all))
             if reason != OK:
                 out_score[i, a] = 0.0
-            elif rank_by == BY_RATIO:
-                out_score[i, a] = gain / split if split > 0 else 0.0
+            elif rank_by == BY_RATIO:  # over the split information: the entropy of `parts`
+                out_score[i, a] = ratio(out_gain[i, a], entropy(parts[:m + 1], n_all))
             else:
                 out_score[i, a] = out_gain[i, a]
             for t in range(m):  # clean the scratch for the next node

@@ -9,9 +9,9 @@ import math
 import numpy as np
 
 from ..jit import njit
-from ..rules import AVERAGE_TOLERANCE, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE
-from .criteria import BY_GINI, BY_RATIO, _entropy, _gini, _xlogx
-from .cuts import _entropy_whole_cuts, _gini_whole_cuts, _scan_cuts
+from ..rules import AVERAGE_TOLERANCE, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, TIE
+from .criteria import BY_GINI, BY_RATIO, impurity, ratio, split_info_of_cut, threshold_correction
+from .cuts import NONE_BROKEN, _entropy_whole_cuts, _gini_whole_cuts, _regression_cuts, _scan_cuts
 
 
 @njit(cache=True, nogil=True)
@@ -84,8 +84,8 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
             for c in range(K):
                 n_known += known[c]
             n_all = n_known + max(total_mass - n_known, 0.0)
-            rho = n_known / n_all if n_all > 0.0 else 0.0
-            before = _gini(known, n_known) if rank_by == BY_GINI else _entropy(known, n_known)
+            rho = ratio(n_known, n_all)
+            before = impurity(known, n_known, rank_by)
             sizes_known = known_size if sized else n_known
             if rank_by == BY_GINI and whole and not sized:
                 count, worst = _gini_whole_cuts(vals[a], order[a], cls, s, end, known, n_known, rho, before, tolerance,
@@ -111,18 +111,14 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
             out_score[i, a] = rank[best]
             if rank_by == BY_RATIO and not ratios:
                 if correction:
-                    g -= math.log2(max(out_ok[i, a], 1)) / node_size
+                    g -= threshold_correction(out_ok[i, a], node_size)
                 out_gain[i, a] = g
                 out_score[i, a] = 0.0
                 if g <= TIE:
                     out_reason[i, a] = NO_CORRECTED_GAIN
                     out_index[i, a] = -1
                     continue
-                nl = left_mass[best]
-                nr = n_known - nl
-                missing = n_all - n_known
-                split = (_xlogx(n_all) - _xlogx(nl) - _xlogx(nr) - _xlogx(missing)) / n_all
-                out_score[i, a] = g / split if split > 0 else 0.0
+                out_score[i, a] = ratio(g, split_info_of_cut(n_all, n_known, left_mass[best]))
 
 
 @njit(cache=True)
@@ -140,7 +136,6 @@ def _by_ratio(count, rank, gains, left_mass, n_known, n_all):
     if allowed == 0:
         return
     average = total / allowed
-    missing = n_all - n_known
     for c in range(count):
         g = gains[c]
         if g == -np.inf:
@@ -148,9 +143,7 @@ def _by_ratio(count, rank, gains, left_mass, n_known, n_all):
         if g < average - AVERAGE_TOLERANCE:
             rank[c] = -np.inf
             continue
-        nl = left_mass[c]
-        split = (_xlogx(n_all) - _xlogx(nl) - _xlogx(n_known - nl) - _xlogx(missing)) / n_all
-        rank[c] = g / split if split > 0 else 0.0
+        rank[c] = ratio(g, split_info_of_cut(n_all, n_known, left_mass[c]))
 
 
 @njit(cache=True)
@@ -180,7 +173,7 @@ def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
     if best < 0:
         if known_size <= 0.0:
             out_reason[i, a] = NO_KNOWN
-        elif count == 0 or worst == 99:
+        elif count == 0 or worst == NONE_BROKEN:
             out_reason[i, a] = ONE_BRANCH
         else:
             out_reason[i, a] = worst
@@ -208,6 +201,7 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
     for i in range(starts.shape[0]):
         longest = max(longest, ends[i] - starts[i])
     rank = np.empty(longest)
+    left_mass = np.empty(longest)
     cut_at = np.empty(longest, dtype=np.int64)
     for i in range(starts.shape[0]):
         if not active[i]:
@@ -228,36 +222,8 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
                 n_known += weight
                 s_known += weight * ypos[q]
             n_all = n_known + max(node_size - n_known, 0.0)
-            rho = n_known / n_all if n_all > 0.0 else 0.0
-            base = s_known * s_known / n_known if n_known > 0 else 0.0
-            n_left = 0.0
-            s_left = 0.0
-            count = 0
-            worst = 99
-            previous = vals[a, s]
-            for p in range(s, end):
-                x = vals[a, p]
-                if p > s and previous < x:
-                    n_right = n_known - n_left
-                    s_right = s_known - s_left
-                    kept = (s_left * s_left / n_left if n_left > 0 else 0.0) + \
-                        (s_right * s_right / n_right if n_right > 0 else 0.0)
-                    rank[count] = rho * (max(kept - base, 0.0) / n_known)
-                    reason = OK
-                    if n_left <= 0 or n_right <= 0:
-                        reason = ONE_BRANCH
-                    elif min_leaf > 0 and min(n_left, n_right) < min_leaf - SIZE_TOLERANCE:
-                        reason = SMALL_LEAF
-                    if reason != OK:
-                        rank[count] = -np.inf
-                        worst = min(worst, reason)
-                    cut_at[count] = p
-                    count += 1
-                q = order[a, p]
-                weight = 1.0 if unit else w[q]
-                n_left += weight
-                s_left += weight * ypos[q]
-                previous = x
+            count, worst = _regression_cuts(vals[a], order[a], ypos, w, s, end, n_known, s_known, ratio(n_known, n_all),
+                                            unit, min_leaf, rank, left_mass, cut_at)
             best = _settle(i, a, count, rank, worst, cut_at, vals, n_known,
                            out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
             out_score[i, a] = rank[best] if best >= 0 else 0.0
