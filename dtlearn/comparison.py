@@ -223,6 +223,7 @@ class AlgorithmComparison:
         attributes = list(self.data.attributes)
         columns = {}
         for r in self.applied:
+            budget.check_time()  # each root's table may be made again: a page's time for it
             best = _best_per_attribute(r.tree.steps[0])
             column = ranked_by(r.tree)
             columns[r.algorithm] = [float(best[a][column]) if a in best else np.nan for a in attributes]

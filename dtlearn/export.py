@@ -165,7 +165,11 @@ def neighbourhood(tree: Tree, node_id: int, depth: int = 2, path_levels: int = P
     below the root, only the root and the last `path_levels` are kept (a deep tree's view stays a
     few dozen nodes: `to_dot` folds the levels between); without the `root`, only the last
     `path_levels` (`to_dot` folds the levels above into one box)."""
-    parent = {child.id: node for node in tree.root.walk() for child in node.children}
+    parent = {}
+    for count, node in enumerate(tree.root.walk()):  # every node: a 50,000-way split's too
+        if not count % 4096:
+            budget.check_time(budget.DRAWING)
+        parent.update((child.id, node) for child in node.children)
     node = tree.node(node_id)
     ancestors = []
     while node.id in parent:
