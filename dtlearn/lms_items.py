@@ -60,8 +60,8 @@ class Answer:
 @dataclass(frozen=True)
 class Blank:
     """One thing a student enters: a number (`answers`, right ones first) or a choice (`choices`,
-    `exact` the right one). `ident` is unique in the exercise, made of [a-z0-9_] (a QTI
-    identifier, a Python name)."""
+    `exact` the right one). `ident` is unique in the exercise, made of [a-z0-9_] and starting
+    with a letter (a QTI identifier, a Python name): the step, the quantity, the candidate's row."""
 
     ident: str
     label: str  # what the blank asks, plain text: "Gain(D, outlook)"
@@ -150,7 +150,8 @@ def _number_blank(work: Work, key: str, step, digits: int, attribute: str | None
     exact, shown, answers = found
     title = QUANTITIES[key].title.split(",")[0]
     where = f" of the test on {attribute}" if attribute is not None else ""
-    return Blank(_ident("s", step.number, key, attribute or ""), title + where, key, step.number, work.row,
+    ident = _ident(f"s{step.number}", key, "" if attribute is None else f"r{work.row}")
+    return Blank(ident, title + where, key, step.number, work.row,
                  exact, shown, answers)
 
 
@@ -179,7 +180,7 @@ def _split_part(step, tree, sheet_part, digits: int) -> tuple:
         out.append((plain(question.text), tuple(b for b in blanks if b)))
     chosen = str(step.test.attribute)
     options = tuple(dict.fromkeys(str(Work.of(step, r).candidate["attribute"]) for r in rows))
-    choice = Blank(_ident("s", step.number, "attribute"), "The attribute tested", "attribute", step.number,
+    choice = Blank(_ident(f"s{step.number}", "attribute"), "The attribute tested", "attribute", step.number,
                    step.chosen_row, chosen, chosen, choices=options if chosen in options else (*options, chosen))
     out.append((plain(questions[-1].text), (choice,)))
     return tuple(out)
@@ -187,7 +188,7 @@ def _split_part(step, tree, sheet_part, digits: int) -> tuple:
 
 def _leaf_part(step, tree, sheet_part) -> tuple:
     classes = tuple(str(c) for c in tree.classes)
-    choice = Blank(_ident("s", step.number, "leaf_class"), "The class predicted", "leaf_class", step.number, None,
+    choice = Blank(_ident(f"s{step.number}", "leaf_class"), "The class predicted", "leaf_class", step.number, None,
                    str(step.prediction), str(step.prediction), choices=classes)
     return ((plain(sheet_part.questions[0].text), (choice,)),)
 
