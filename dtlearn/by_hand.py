@@ -27,7 +27,7 @@ from typing import Mapping
 
 import numpy as np
 
-from . import engine
+from . import budget, engine
 from .candidates import data_value_below
 from .conditions import ThresholdTest
 from .evaluation import accuracy
@@ -232,7 +232,9 @@ class Comparison:
 
 def _decisions(tree: Tree) -> list[tuple[tuple[str, ...], str]]:
     out = []
-    for step in tree.steps:
+    for count, step in enumerate(tree.steps):
+        if not count % 1024:  # each step's path: a page's time for 50,000 of them
+            budget.check_time()
         if step.action == SPLIT:
             out.append((step.path, step.test.describe()))
         elif step.action == LEAF_ACTION:

@@ -61,3 +61,17 @@ def test_a_worksheet_stops_at_the_budget():
     finally:
         context.__exit__(None, None, None)
     assert worksheet.worksheet(tree).parts
+
+
+def test_comparing_a_hand_grown_tree_stops_at_the_budget():
+    from dtlearn.by_hand import compare, grow_by_hand
+
+    base = dtlearn.fit(dtlearn.load_dataset("tennis"), "id3")
+    hand, algorithm = grow_by_hand(base, {}), grow_by_hand(base, {})
+    context = past_its_time()
+    try:
+        with pytest.raises(budget.TooCostly, match="a page may take"):
+            compare(hand, algorithm)
+    finally:
+        context.__exit__(None, None, None)
+    assert compare(hand, algorithm).first_difference is None  # the same tree
