@@ -61,8 +61,12 @@ def _body(document: str) -> str:
 def student_sheet(variant, dataset: str) -> str:
     """A student's exercise sheet (no answers): their identifier and the seed, then the
     worksheet on their table. `dataset` names the table in the title."""
+    return _student_document(variant, _sheet(variant, dataset))
+
+
+def _student_document(variant, sheet) -> str:
     note = "This table is drawn for you alone from the seed and your identifier; another student's differs."
-    return typeset.document([_heading(variant, note), _body(to_latex(_sheet(variant, dataset), False))])
+    return typeset.document([_heading(variant, note), _body(to_latex(sheet, False))])
 
 
 def _decision(step, digits: int) -> str:
@@ -78,6 +82,10 @@ def key(variants: Sequence, dataset: str) -> str:
     variant's worked solution from a new page, headed as the student's sheet is."""
     if not variants:
         raise DataError("A key needs at least one variant.")
+    return _key_document(variants, [_sheet(v, dataset) for v in variants], dataset)
+
+
+def _key_document(variants: Sequence, sheets: Sequence, dataset: str) -> str:
     first, last = variants[0].steps
     steps = f"step {first}" if first == last else f"steps {first} to {last}"
     count = f"{len(variants)} variant{'s' if len(variants) != 1 else ''}"
@@ -90,8 +98,8 @@ def key(variants: Sequence, dataset: str) -> str:
     header = ("#", "Student", *(f"Step {k}" for k in range(first, last + 1)))
     rows = [(str(i), v.student, *(_decision(s, v.digits) for s in v.asked)) for i, v in enumerate(variants, 1)]
     out += typeset.table(header, rows, r"\footnotesize")
-    for variant in variants:
-        out += [r"\clearpage", _heading(variant), _body(to_latex(_sheet(variant, dataset), True))]
+    for variant, sheet in zip(variants, sheets):
+        out += [r"\clearpage", _heading(variant), _body(to_latex(sheet, True))]
     return typeset.document(out)
 
 
@@ -124,8 +132,10 @@ def class_files(variants: Sequence, dataset: str, *, pdf: bool = False) -> Itera
     def written(document: str) -> bytes:
         return compile_pdf(document).pdf if pdf else document.encode("utf-8")
 
+    sheets = []  # each worksheet made once, for the student's sheet and the key
     for variant in variants:
-        sheet, table = names[variant.student]
-        yield sheet, written(student_sheet(variant, dataset))
-        yield table, variant.csv().encode("utf-8")
-    yield names["key"], written(key(variants, dataset))
+        sheets.append(_sheet(variant, dataset))
+        sheet_name, table_name = names[variant.student]
+        yield sheet_name, written(_student_document(variant, sheets[-1]))
+        yield table_name, variant.csv().encode("utf-8")
+    yield names["key"], written(_key_document(variants, sheets, dataset))
