@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .class_sheets import class_files
+from .class_sheets import class_files, file_names
 from .data import DataError
+from .lms_moodle import moodle_xml
+from .lms_qti import qti_package
 from .pdflatex import INSTALL, available
 from .variants import Constraints, class_set
 
@@ -41,6 +43,10 @@ def add_arguments(command) -> None:
                        help="no tree has the template's shape")
     command.add_argument("--digits", type=int, default=3, help="decimals of the answers (default 3)")
     command.add_argument("--tex", action="store_true", help="write LaTeX, not PDF")
+    command.add_argument("--moodle", action="store_true", help="also write the class as Moodle XML (a question "
+                         "category, one Cloze question per student) for Moodle's question bank")
+    command.add_argument("--qti", action="store_true", help="also write the class as a QTI 2.1 package (a zip) "
+                         "for Canvas, Blackboard and other LMSs")
 
 
 def span(text: str | None, name: str) -> tuple[int, int] | None:
@@ -79,7 +85,16 @@ def run(options, data, settings: dict, dataset: str) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     for name, content in class_files(variants, dataset, pdf=pdf):
         (folder / name).write_bytes(content)
+    stem = file_names(variants, dataset, options.algorithm, "x")["key"].removesuffix("-key.x")
+    exports = {"moodle": (f"{stem}-moodle.xml", moodle_xml, "Moodle XML"),
+               "qti": (f"{stem}-qti.zip", qti_package, "a QTI 2.1 package")}
+    wrote = []
+    for flag, (name, export, words) in exports.items():
+        if getattr(options, flag, False):
+            (folder / name).write_bytes(export(variants, dataset))
+            wrote.append(words)
     kind = "PDF" if pdf else "LaTeX"
     note = "" if pdf or options.tex else f" (pdflatex is not installed: {INSTALL} for PDFs)"
-    return (f"Wrote {len(variants)} sheets ({kind}), {len(variants)} tables (CSV) and the key to {folder}"
+    also = f", {' and '.join(wrote)}" if wrote else ""
+    return (f"Wrote {len(variants)} sheets ({kind}), {len(variants)} tables (CSV){also} and the key to {folder}"
             f"{note}.")

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import zipfile
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -169,6 +170,20 @@ def test_the_command_line_writes_a_class(tmp_path, capsys):
         "PlayTennis-id3-steps-1-2-table-bo.csv"]
     again = class_set(dtlearn.load_dataset("tennis"), ["ada", "bo"], 7, Constraints("id3", (1, 2), max_node_rows=14))
     assert (out / "PlayTennis-id3-steps-1-2-table-bo.csv").read_text(encoding="utf-8") == again[1].csv()
+
+
+def test_the_command_line_writes_the_lms_exports(tmp_path, capsys):
+    out = tmp_path / "class"
+    assert main(["variants", "tennis", "-a", "id3", "--students", "2", "--seed", "7", "--steps", "1",
+                 "--out", str(out), "--tex", "--moodle", "--qti"]) == 0
+    said = capsys.readouterr().out.strip()
+    assert said == (f"Wrote 2 sheets (LaTeX), 2 tables (CSV), Moodle XML and a QTI 2.1 package and the key to "
+                    f"{out}.")
+    (key,) = out.glob("*-key.tex")
+    stem = key.name.removesuffix("-key.tex")  # the exports are named as the class's other files
+    xml, qti = (out / f"{stem}-moodle.xml").read_bytes(), out / f"{stem}-qti.zip"
+    assert xml.startswith(b'<?xml version="1.0" encoding="UTF-8"?>') and xml.count(b'<question type="cloze">') == 2
+    assert "imsmanifest.xml" in zipfile.ZipFile(qti).namelist()
 
 
 def test_the_command_line_compiles_pdfs(tmp_path, capsys):
