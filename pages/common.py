@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -135,6 +136,7 @@ STORE = store.Store(max_bytes=1024 * 2**20, ttl=30 * 60)
 # with the budget's message; a computation it waited for goes on for others, or is abandoned.
 PAGE = dtlearn.Budget(wall=BUDGET.seconds)
 memory.give_back_freed_memory()  # once per server process: this module is imported once
+sys.setswitchinterval(jobs.SWITCH_INTERVAL)  # the event loop gets the interpreter back soon (jobs)
 
 
 def computed(what: str | None, key: tuple, compute, eager: bool = False):

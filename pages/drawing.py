@@ -23,7 +23,7 @@ from typing import Callable
 
 import dtlearn
 from dtlearn import layout
-from pages import store
+from pages import jobs, store
 
 PX_PER_PT = 4 / 3
 _HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
@@ -99,7 +99,7 @@ def _layout(dot: str) -> Drawing | None:
                    min(sizes) if sizes else 14.0)
 
 
-_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch")
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch", initializer=jobs.lower_priority)
 _PENDING: dict[str, Future] = {}  # DOT source -> its layout under way in the background
 _LOCK = threading.Lock()
 

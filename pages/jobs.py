@@ -17,6 +17,7 @@ shares.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -94,7 +95,29 @@ def running() -> int:
         return len(_jobs)
 
 
+# Niceness added to each computing thread (Linux schedules threads one by one): a long computation
+# (its compiled kernels run without the interpreter's lock, on the cores) is never ahead of the
+# server's event loop, which answers health checks and sends every session its pages, nor of any
+# session's page being built.
+NICE = 10
+# Seconds a thread holds the interpreter while another waits for it (Python's default: 0.005). The
+# event loop takes and gives it back at every read and write of a request, and waited a whole
+# interval behind each computing thread every time: a health check took seconds.
+SWITCH_INTERVAL = 0.001
+
+
+def lower_priority() -> None:
+    """This thread runs NICE below the server's main thread (where threads have no priority of
+    their own, or it cannot be set, it runs as it is)."""
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, os.getpid())  # the main thread's
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(base + NICE, 19))
+    except (AttributeError, OSError):
+        pass
+
+
 def _run(key, job: Job, work) -> None:
+    lower_priority()
     _here.job = job
     try:
         job.value = work(job)

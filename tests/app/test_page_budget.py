@@ -182,3 +182,23 @@ def test_a_worksheet_past_the_page_s_time_says_what_makes_it_cheaper(open_app, s
     assert time.monotonic() - started < 2 + GRACE
     assert not app.at.exception
     assert any("a page may take. Choose fewer steps, or mark columns as 'ignore'" in e for e in app.errors), app.errors
+
+
+def test_computations_run_below_the_server_s_event_loop():
+    """A job's thread (and the background's) runs NICE below the main thread: on cores its compiled
+    kernels fill, the event loop and every page's run come first; and a thread hands the
+    interpreter back after SWITCH_INTERVAL, not Python's 5 ms, when the event loop waits for it."""
+    import sys
+    import threading
+
+    from pages import jobs
+
+    def niceness(_job=None) -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    main = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    expected = min(main + jobs.NICE, 19)
+    assert jobs.result(("niceness", time.monotonic()), niceness, lambda job: None) == expected
+    assert drawing.in_background(niceness).result() == expected
+    assert niceness() == main  # the caller's (a page's run) is left as it is
+    assert sys.getswitchinterval() == jobs.SWITCH_INTERVAL == 0.001
