@@ -24,7 +24,7 @@ from .conditions import MultiwayTest, ThresholdTest
 from .rules import NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED
 from .splits import AttributeBest, Bests, attribute_block, block_best, choose, correction_of, split_limits
 from .surrogates import SortedValues, find_surrogates
-from .routing import surrogate_branches, value_map
+from .routing import surrogate_branches, test_map
 from .summary import summarize_many
 
 # why a node became a leaf (in the order the rules are tried; induction words them)
@@ -242,9 +242,9 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     encoded, s = plan.encoded, plan.settings
     L, A = level.size, len(encoded.attributes)
     T = len(plan.threshold)
-    # (index, cut_at, thresholds, score, gain, reason, cuts that qualify, ties): the threshold
-    # scan's outputs; when every attribute is a number they are the table itself (no copy)
-    out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
+    # (index, thresholds, score, gain, reason, cuts that qualify, ties): the threshold scan's
+    # outputs; when every attribute is a number they are the table itself (no copy)
+    out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
            np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
            np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
     unit = level.unit
@@ -260,17 +260,16 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
                                     bool(s.threshold_correction), bool(s.threshold_by_ratio), plan.xlogx,
                                     *out)
     if T == A:
-        index, cut_at, thresholds, score, gain, reason, _, ties = out
+        index, thresholds, score, gain, reason, _, ties = out
     else:
         index = np.full((L, A), -1, dtype=np.int64)
         score, gain = np.zeros((L, A)), np.zeros((L, A))
         reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
         ties = np.zeros((L, A), dtype=np.int64)
         thresholds = np.full((L, A), np.nan)
-        cut_at = np.full((L, A), -1, dtype=np.int64)
         cols = plan.threshold
-        index[:, cols], cut_at[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:6]
-        ties[:, cols] = out[7]
+        index[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:5]
+        ties[:, cols] = out[6]
     if plan.multiway:
         out = [np.full((L, len(plan.multiway)), -1, dtype=np.int64), np.zeros((L, len(plan.multiway))),
                np.zeros((L, len(plan.multiway))), np.full((L, len(plan.multiway)), ONE_BRANCH, dtype=np.int64)]
@@ -310,7 +309,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         blocked = level.used & plan.blocks_reuse[None, :]
         index[blocked], reason[blocked] = -1, USED
     index[~active] = -1
-    return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, cut_at, blocks
+    return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, blocks
 
 
 class _Blocks(dict):
@@ -354,7 +353,6 @@ class _Decision:
     stop: np.ndarray  # (L,) -1: split, else the rule that made the node a leaf
     bests: Bests
     thresholds: np.ndarray
-    cut_at: np.ndarray  # (L, A): where each attribute's best cut lies in its sorted segment
     blocks: dict
     choice: object
     winner: np.ndarray
@@ -368,11 +366,11 @@ def _decide(plan: _Plan, level: _Level) -> _Decision:
     stop = _stops_before(plan, level, stats, shown)
     active = stop < 0
     node_size = stats[:, 0] if encoded.is_regression else stats.sum(axis=1)
-    bests, thresholds, cut_at, blocks = _score(plan, level, active, node_size)
+    bests, thresholds, blocks = _score(plan, level, active, node_size)
     choice = choose(bests, s)
     winner = np.where(active, choice.attribute, -1)
     stop = np.where(active, _stops_after(s, bests, winner), stop)
-    return _Decision(stats, shown, stop, bests, thresholds, cut_at, blocks, choice, winner)
+    return _Decision(stats, shown, stop, bests, thresholds, blocks, choice, winner)
 
 
 def _start(plan: _Plan, rows, weights, depth: int = 0, used=frozenset(), fallback=None) -> _Level:
@@ -410,7 +408,7 @@ def score_node(encoded, settings, rows: np.ndarray, weights: np.ndarray, used=fr
     plan = _Plan(encoded, settings)
     level = _start(plan, rows, weights, 0, used)
     size = np.array([level.w.sum()])
-    bests, thresholds, _, _ = _score(plan, level, np.array([True]), size)
+    bests, thresholds, _ = _score(plan, level, np.array([True]), size)
     return bests, thresholds
 
 
@@ -456,7 +454,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
             grown.medians[base + i] = weighted_median(level.ypos[a:b], level.w[a:b])
     if not split.any():
         return _empty_level(plan, level)
-    branch = _branches(plan, level, split, tests, d.cut_at, winner)
+    branch = _branches(plan, level, split, tests, winner)
     fractions, known = _fractions(level, split, n_children, offsets, branch)
     shares = fractions.tolist()
     for i in np.flatnonzero(split).tolist():
@@ -564,14 +562,15 @@ def _test(plan: _Plan, i: int, j: int, index: int, thresholds, blocks):
     return plan.multiway_test(j)
 
 
-def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at, winner) -> np.ndarray:
-    """The branch of every position of the split nodes (-1: unknown; -2: not split)."""
+def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, winner) -> np.ndarray:
+    """The branch of every position of the split nodes (-1: unknown; -2: not split), by routing's
+    rule for a test (`kernels.routing`)."""
     encoded = plan.encoded
     L = level.size
     branch = np.full(len(level.rows), -2, dtype=np.int32)
     numeric = np.zeros(L, dtype=bool)
     t_attribute = np.full(L, -1, dtype=np.int64)
-    t_cut = np.zeros(L, dtype=np.int64)
+    t_threshold = np.zeros(L)
     c_attribute = np.full(L, -1, dtype=np.int64)
     map_start = np.zeros(L, dtype=np.int64)
     maps: list[np.ndarray] = []
@@ -581,15 +580,15 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, cut_at
         if isinstance(test, ThresholdTest):
             numeric[i] = True
             t_attribute[i] = plan.threshold_row[j]
-            t_cut[i] = cut_at[i, j]
+            t_threshold[i] = test.threshold
         else:
             c_attribute[i] = plan.code_row[j]
-            lookup = value_map(test, encoded.categories(test.attribute))  # routing's rule for a code
-            map_start[i] = offset
+            lookup = test_map(test, encoded.categories(test.attribute))
+            map_start[i] = offset + 1
             maps.append(lookup)
             offset += len(lookup)
     if numeric.any():
-        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_cut, level.order,
+        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_threshold, level.order,
                                    level.vals, branch)
     if (split & ~numeric).any():
         kernels.code_branches(level.starts, level.ends, split & ~numeric, c_attribute, map_start,

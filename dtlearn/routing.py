@@ -2,8 +2,10 @@
 
 The rule: a threshold test sends a value <= t to branch 0, a larger one to branch 1, a missing
 value nowhere (-1); a categorical test maps the value's code through `value_map` (-1: it cannot
-place the value). Induction applies the same rule to a node's rows (`engine` reads it off the
-node's sorted segment, the maps from `value_map`).
+place the value), and a value never seen in training by its own rule (`test_map`). It is written
+once, compiled (`kernels.routing.value_branch`, `code_branch`), and applied here to a column of
+training rows (`branches`), by the engine to a level's rows, and by `kernels.route` to every row
+down a whole tree.
 
 `FlatTree` lays a tree's nodes out as arrays (each node's children consecutive) and
 `kernels.route` walks every row down it, for prediction (`distribution`), the leaf of each row
@@ -25,10 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import budget
+from . import budget, kernels
 from .conditions import MultiwayTest, ThresholdTest
 from .encoding import MISSING, UNSEEN, codes_for
-from .kernels import FOLLOW, SHARE, _branch, _surrogate_branch, route
 
 LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
 
@@ -37,11 +38,13 @@ LEAF_KIND, THRESHOLD_KIND, CODE_KIND = 0, 1, 2
 
 def branches(encoded, test, rows: np.ndarray) -> np.ndarray:
     """The branch of each training row at `test`: 0, 1, ... or -1 where its value is missing."""
+    out = np.empty(len(rows), dtype=np.int64)
     if isinstance(test, ThresholdTest):
-        values = encoded.numeric(test.attribute)[rows]
-        return np.where(np.isnan(values), -1, np.where(values <= test.threshold, 0, 1))
-    codes = encoded.codes(test.attribute)[rows]
-    return np.where(codes < 0, -1, value_map(test, encoded.categories(test.attribute))[np.maximum(codes, 0)])
+        kernels.branches_by_threshold(encoded.numeric(test.attribute)[rows], test.threshold, out)
+    else:
+        lookup = test_map(test, encoded.categories(test.attribute))
+        kernels.branches_by_code(encoded.codes(test.attribute)[rows], lookup, 1, out)
+    return out
 
 
 def value_map(test, categories) -> np.ndarray:
@@ -53,18 +56,29 @@ def value_map(test, categories) -> np.ndarray:
     return np.array([0 if c in left else 1 for c in categories], dtype=np.int64)
 
 
+def test_map(test, categories) -> np.ndarray:
+    """A categorical test's map as the kernels read it (`code_branch`, from position 1): first
+    where a value never seen in training goes (a subset test: its second branch; a multiway
+    test: nowhere, -1), then `value_map`."""
+    return np.concatenate(([-1 if isinstance(test, MultiwayTest) else 1], value_map(test, categories)))
+
+
+def surrogate_map(test, categories) -> np.ndarray:
+    """A categorical surrogate's map, as `test_map`: a value it never saw, or one neither side
+    lists, it cannot tell (-1); the others go to the primary branch its side stands for."""
+    known, inside = set(test.left) | set(test.right), set(test.left)
+    return np.array([-1] + [(0 if c in inside else 1) if c in known else -1 for c in categories], dtype=np.int64)
+
+
 def surrogate_branches(encoded, surrogate, rows: np.ndarray) -> np.ndarray:
     """The primary branch a surrogate sends each training row to (-1: it cannot tell)."""
     test = surrogate.test
     if isinstance(test, ThresholdTest):
         branch = branches(encoded, test, rows)
     else:
-        known = set(test.left) | set(test.right)
-        inside = set(test.left)
-        lookup = np.array([(0 if c in inside else 1) if c in known else -1
-                           for c in encoded.categories(test.attribute)], dtype=np.int64)
-        codes = encoded.codes(test.attribute)[rows]
-        branch = np.where(codes < 0, -1, lookup[np.maximum(codes, 0)])
+        branch = np.empty(len(rows), dtype=np.int64)
+        lookup = surrogate_map(test, encoded.categories(test.attribute))
+        kernels.branches_by_code(encoded.codes(test.attribute)[rows], lookup, 1, branch)
     return np.where(branch < 0, -1, branch ^ int(surrogate.reversed))
 
 
@@ -291,10 +305,8 @@ def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
             kind[i], threshold[i] = THRESHOLD_KIND, test.threshold
         else:
             kind[i] = CODE_KIND
-            maps.append(-1 if isinstance(test, MultiwayTest) else 1)  # a value never seen anywhere
-            map_start[i] = len(maps)
-            lookup = value_map(test, vocabulary[index[test.attribute]])
-            maps.extend(lookup.tolist())
+            map_start[i] = len(maps) + 1
+            maps.extend(test_map(test, vocabulary[index[test.attribute]]).tolist())
         if surrogates:
             sizes = [child.weight for child in node.children]
             majority[i] = int(np.argmax(sizes)) if len(set(sizes)) > 1 else -1
@@ -304,10 +316,8 @@ def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
                 if isinstance(s_test, ThresholdTest):
                     s_rows.append((THRESHOLD_KIND, index[s_test.attribute], s_test.threshold, 0, int(s.reversed)))
                 else:
-                    words = vocabulary[index[s_test.attribute]]
-                    inside, known = set(s_test.left), set(s_test.left) | set(s_test.right)
-                    start = len(maps)
-                    maps.extend([(0 if w in inside else 1) if w in known else -1 for w in words])
+                    start = len(maps) + 1
+                    maps.extend(surrogate_map(s_test, vocabulary[index[s_test.attribute]]).tolist())
                     s_rows.append((CODE_KIND, index[s_test.attribute], 0.0, start, int(s.reversed)))
             s_count[i] = len(s_rows) - s_start[i]
         else:
@@ -386,19 +396,19 @@ def single_paths(flat: FlatTree, rows: EncodedRows) -> np.ndarray | None:
     on its way can place it; None when some row meets a test that cannot (a missing value, a
     value a multiway test does not list), where a missing-value rule would decide."""
     leaf_of = np.full(rows.n, -1, dtype=np.int64)
-    _route(flat, rows, FOLLOW, np.full(len(flat.ids), -1, dtype=np.int64), leaf_of=leaf_of)  # -1: stop there
+    _route(flat, rows, kernels.FOLLOW, np.full(len(flat.ids), -1, dtype=np.int64), leaf_of=leaf_of)  # -1: stop there
     return leaf_of if rows.n == 0 or not flat.kind[leaf_of].any() else None
 
 
 def _route(flat: FlatTree, rows: EncodedRows, mode: int, majority: np.ndarray, *, weights=None, y=None,
            out_values=None, node_totals=None, leaf_of=None) -> None:
     empty2 = np.zeros((0, 0))
-    route(rows.values, rows.codes, np.ones(rows.n) if weights is None else weights, flat.kind, flat.attribute,
-          flat.threshold, flat.map_start, flat.maps, flat.child_start, flat.n_child, flat.share, majority,
-          flat.s_start, flat.s_count, flat.s_kind, flat.s_attribute, flat.s_threshold, flat.s_map_start,
-          flat.s_reversed, mode, flat.node_values, empty2 if out_values is None else out_values,
-          np.zeros(0, dtype=np.int64) if y is None else y, empty2 if node_totals is None else node_totals,
-          np.zeros(0, dtype=np.int64) if leaf_of is None else leaf_of)
+    kernels.route(rows.values, rows.codes, np.ones(rows.n) if weights is None else weights, flat.kind, flat.attribute,
+                  flat.threshold, flat.map_start, flat.maps, flat.child_start, flat.n_child, flat.share, majority,
+                  flat.s_start, flat.s_count, flat.s_kind, flat.s_attribute, flat.s_threshold, flat.s_map_start,
+                  flat.s_reversed, mode, flat.node_values, empty2 if out_values is None else out_values,
+                  np.zeros(0, dtype=np.int64) if y is None else y, empty2 if node_totals is None else node_totals,
+                  np.zeros(0, dtype=np.int64) if leaf_of is None else leaf_of)
 
 
 def branch_at(flat: FlatTree, rows: EncodedRows, index: int, row: int = 0) -> int:
@@ -406,8 +416,8 @@ def branch_at(flat: FlatTree, rows: EncodedRows, index: int, row: int = 0) -> in
     0, 1, ... or -1 where the value is missing or the test cannot place it (the tree's
     missing-value rule then decides). A subset test sends a value it never saw to its second
     branch; a multiway test cannot place one."""
-    return int(_branch(index, row, flat.kind, flat.attribute, flat.threshold, flat.map_start, flat.maps,
-                       rows.values, rows.codes))
+    return int(kernels.branch(index, row, flat.kind, flat.attribute, flat.threshold, flat.map_start, flat.maps,
+                              rows.values, rows.codes))
 
 
 def surrogate_at(flat: FlatTree, rows: EncodedRows, index: int, k: int, row: int = 0) -> int:
@@ -417,8 +427,8 @@ def surrogate_at(flat: FlatTree, rows: EncodedRows, index: int, k: int, row: int
         raise ValueError(f"Node {int(flat.ids[index])} has {int(flat.s_count[index])} surrogates, not {k + 1}.")
     start, count = flat.s_start.copy(), np.zeros_like(flat.s_count)
     start[index], count[index] = flat.s_start[index] + k, 1  # a window of this one surrogate
-    return int(_surrogate_branch(index, row, start, count, flat.s_kind, flat.s_attribute, flat.s_threshold,
-                                 flat.s_map_start, flat.s_reversed, flat.maps, rows.values, rows.codes))
+    return int(kernels.surrogate_branch(index, row, start, count, flat.s_kind, flat.s_attribute, flat.s_threshold,
+                                        flat.s_map_start, flat.s_reversed, flat.maps, rows.values, rows.codes))
 
 
 def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
@@ -426,7 +436,7 @@ def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
     unknown value among the branches; CART follows its surrogates, then the heavier child,
     and stops at a node whose children weigh the same."""
     out = np.zeros((rows.n, flat.node_values.shape[1]))
-    mode = FOLLOW if flat.surrogates else SHARE
+    mode = kernels.FOLLOW if flat.surrogates else kernels.SHARE
     _route(flat, rows, mode, flat.majority, out_values=out)
     return out
 
@@ -456,7 +466,7 @@ def reach(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
     """(flat nodes, rows): the weight of each row reaching each node, routed as in prediction
     (`distribution`): a C4.5 row shared at an unknown value reaches every branch in part."""
     totals = np.zeros((len(flat.ids), rows.n))
-    mode = FOLLOW if flat.surrogates else SHARE
+    mode = kernels.FOLLOW if flat.surrogates else kernels.SHARE
     _route(flat, rows, mode, flat.majority, y=np.arange(rows.n, dtype=np.int64), node_totals=totals)
     return totals
 
@@ -466,7 +476,7 @@ def leaves(flat: FlatTree, rows: EncodedRows) -> np.ndarray:
     its surrogates first, then the heavier child)."""
     leaf_of = np.full(rows.n, -1, dtype=np.int64)
     majority = np.where(flat.majority >= 0, flat.majority, flat.heaviest) if flat.surrogates else flat.heaviest
-    _route(flat, rows, FOLLOW, majority, leaf_of=leaf_of)
+    _route(flat, rows, kernels.FOLLOW, majority, leaf_of=leaf_of)
     return flat.ids[leaf_of]
 
 
@@ -474,7 +484,7 @@ def node_totals(flat: FlatTree, rows: EncodedRows, y: np.ndarray, n_columns: int
     """node id -> the weight of each class (column y) of the rows reaching it, routed as in
     prediction; `weights` (default 1) are the rows' own weights (any linear quantity)."""
     totals = np.zeros((len(flat.ids), n_columns))
-    mode = FOLLOW if flat.surrogates else SHARE
+    mode = kernels.FOLLOW if flat.surrogates else kernels.SHARE
     _route(flat, rows, mode, flat.majority, weights=None if weights is None else np.asarray(weights, dtype=float),
            y=np.asarray(y, dtype=np.int64), node_totals=totals)
     return {int(node_id): totals[i] for i, node_id in enumerate(flat.ids)}

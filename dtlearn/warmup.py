@@ -49,6 +49,7 @@ def _every_path() -> None:
     explain(cart, missing.frame[unknown_at_root].iloc[0].to_dict())  # a test's branch, a surrogate's
     prune(cart, "cost_complexity", cv=3)  # the weakest-link sequence
     prune(c45, "pessimistic")
+    prune(fit(load_dataset("tennis"), "c45"), "pessimistic")  # a categorical test's branches of training rows
 
 
 def _with_missing(data: Dataset) -> Dataset:

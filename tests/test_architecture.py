@@ -23,7 +23,7 @@ LAYERS = [
     "settings",
     "impurity",
     "rules", "jit",
-    "kernels.criteria", "kernels.cuts", "kernels.thresholds", "kernels.multiway", "kernels.level", "kernels.routing",
+    "kernels.criteria", "kernels.cuts", "kernels.thresholds", "kernels.multiway", "kernels.routing", "kernels.level",
     "kernels.pruning", "kernels.surrogates", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
     "routing", "surrogates", "summary", "table_cache", "steps", "node_rows", "engine", "node_labels",

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ..jit import njit
+from .routing import code_branch, value_branch
 
 
 @njit(cache=True)
@@ -90,29 +91,28 @@ def any_unknown(starts, ends, split, branch):
 
 
 @njit(cache=True)
-def threshold_branches(starts, ends, split, attribute, cut_at, order, vals, out):
-    """Branch 0 (below the cut), 1 (above) or -1 (missing) of each position of the nodes split
-    on a numeric attribute: read off that attribute's sorted segment."""
+def threshold_branches(starts, ends, split, attribute, threshold, order, vals, out):
+    """The branch of each position of the nodes split on a threshold test of a numeric
+    attribute (`routing.value_branch`), its values read off the attribute's sorted segment."""
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
-        a, cut = attribute[i], cut_at[i]
+        a = attribute[i]
         for p in range(starts[i], ends[i]):
-            q = order[a, p]
-            out[q] = -1 if math.isnan(vals[a, p]) else (0 if p < cut else 1)
+            out[order[a, p]] = value_branch(vals[a, p], threshold[i])
 
 
 @njit(cache=True)
 def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, out):
-    """The branch of each position of nodes split on a categorical test: maps[map_start[i] + code]
-    (-1: missing); `codes` is (rows, attributes)."""
+    """The branch of each position of the nodes split on a categorical test
+    (`routing.code_branch`, node i's value map from maps[map_start[i]]); `codes` is (rows,
+    attributes)."""
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
         a, m = attribute[i], map_start[i]
         for p in range(starts[i], ends[i]):
-            v = codes[rows[p], a]
-            out[p] = -1 if v < 0 else maps[m + v]
+            out[p] = code_branch(codes[rows[p], a], maps, m)
 
 
 @njit(cache=True, nogil=True)

@@ -1,5 +1,7 @@
-"""Rows down a finished tree laid out by `dtlearn.routing.FlatTree`: prediction, each row's leaf,
-the weight reaching each node.
+"""Rows down a tree: the rule of one test for one value, written once (`value_branch`,
+`code_branch`) and applied to a column of values (`dtlearn.routing.branches`), to a level's
+rows (`level`), and to every row down a finished tree laid out by `dtlearn.routing.FlatTree`
+(`route`: prediction, each row's leaf, the weight reaching each node).
 """
 
 from __future__ import annotations
@@ -12,40 +14,61 @@ from ..jit import njit
 
 
 @njit(cache=True, inline="always")
-def _branch(node, row, kind, attribute, threshold, map_start, maps, values, codes):
+def value_branch(x, threshold):
+    """A number's branch at a threshold test: 0 when x <= t, 1 above, -1 when it is missing."""
+    if math.isnan(x):
+        return -1
+    return 0 if x <= threshold else 1
+
+
+@njit(cache=True, inline="always")
+def code_branch(v, maps, start):
+    """A category's branch at a categorical test whose value map starts at maps[start]: the
+    map's entry for its code (-1: the test cannot place the value); -1 when it is missing (code
+    -1); for a value never seen in training (code below -1) the test's own rule, maps[start - 1]."""
+    if v == -1:
+        return -1
+    if v < -1:
+        return maps[start - 1]
+    return maps[start + v]
+
+
+@njit(cache=True, inline="always")
+def branch(node, row, kind, attribute, threshold, map_start, maps, values, codes):
     """A row's branch at a node's test: 0.. or -1 (missing / unseen value)."""
     a = attribute[node]
     if kind[node] == 1:
-        x = values[row, a]
-        if math.isnan(x):
-            return -1
-        return 0 if x <= threshold[node] else 1
-    v = codes[row, a]
-    if v == -1:
-        return -1
-    if v < -1:  # a value never seen in training: the test's own rule (maps[start - 1])
-        return maps[map_start[node] - 1]
-    return maps[map_start[node] + v]
+        return value_branch(values[row, a], threshold[node])
+    return code_branch(codes[row, a], maps, map_start[node])
 
 
 @njit(cache=True)
-def _surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed,
-                      maps, values, codes):
+def surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed,
+                     maps, values, codes):
     """The branch the first usable surrogate of a node gives a row (-1: none can tell)."""
     for s in range(s_start[node], s_start[node] + s_count[node]):
         a = s_attribute[s]
-        b = -1
         if s_kind[s] == 1:
-            x = values[row, a]
-            if not math.isnan(x):
-                b = 0 if x <= s_threshold[s] else 1
+            b = value_branch(values[row, a], s_threshold[s])
         else:
-            v = codes[row, a]
-            if v >= 0:
-                b = maps[s_map_start[s] + v]
+            b = code_branch(codes[row, a], maps, s_map_start[s])
         if b >= 0:
             return b ^ s_reversed[s]
     return -1
+
+
+@njit(cache=True)
+def branches_by_threshold(values, threshold, out):
+    """out[r]: the branch of values[r] at a threshold test."""
+    for r in range(values.shape[0]):
+        out[r] = value_branch(values[r], threshold)
+
+
+@njit(cache=True)
+def branches_by_code(codes, maps, start, out):
+    """out[r]: the branch of codes[r] at a categorical test whose value map starts at maps[start]."""
+    for r in range(codes.shape[0]):
+        out[r] = code_branch(codes[r], maps, start)
 
 
 SHARE, FOLLOW = 0, 1  # a row with an unknown branch: down every branch by share (C4.5), or one way
@@ -77,20 +100,14 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
         # the common case first: one branch at every node, down to a leaf
         node = 0
         wt = weights[r]
-        while kind[node] != 0:  # (written out here: a call per node costs several times the test)
+        while kind[node] != 0:
             a = attribute[node]
             if kind[node] == 1:
-                x = values[r, a]
-                if math.isnan(x):
-                    break
-                b = 0 if x <= threshold[node] else 1
+                b = value_branch(values[r, a], threshold[node])
             else:
-                v = codes[r, a]
-                if v == -1:
-                    break
-                b = maps[map_start[node] - 1] if v < -1 else maps[map_start[node] + v]
-                if b < 0:
-                    break
+                b = code_branch(codes[r, a], maps, map_start[node])
+            if b < 0:
+                break
             if want_totals:
                 node_totals[node, y[r]] += wt
             node = child_start[node] + b
@@ -107,10 +124,10 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
                 node_totals[node, y[r]] += wt
             b = -2
             if kind[node] != 0:
-                b = _branch(node, r, kind, attribute, threshold, map_start, maps, values, codes)
+                b = branch(node, r, kind, attribute, threshold, map_start, maps, values, codes)
                 if b < 0 and s_count[node] > 0:
-                    b = _surrogate_branch(node, r, s_start, s_count, s_kind, s_attribute, s_threshold,
-                                          s_map_start, s_reversed, maps, values, codes)
+                    b = surrogate_branch(node, r, s_start, s_count, s_kind, s_attribute, s_threshold,
+                                         s_map_start, s_reversed, maps, values, codes)
                 if b < 0 and mode == FOLLOW:
                     b = majority[node]
                     if b < 0:

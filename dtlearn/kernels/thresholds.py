@@ -17,13 +17,13 @@ from .cuts import NONE_BROKEN, _entropy_whole_cuts, _gini_whole_cuts, _regressio
 @njit(cache=True, nogil=True)
 def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, sized, n_classes,
                     rank_by, min_leaf, min_branch, tolerance, correction, by_ratio, table,
-                    out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
+                    out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (classification).
 
     order[a, p] is the position of the p-th smallest value of attribute a within its node's
     segment and vals[a, p] that value (missing values last); cls and w are per position. For
     node i and attribute a: out_index[i, a] the best cut's rank among the attribute's cuts
-    (-1: none qualifies), out_at its place p in the sorted segment, out_threshold its midpoint,
+    (-1: none qualifies), out_threshold its midpoint,
     out_score what the criterion ranks the attribute by, out_gain its gain (Gini gain for gini;
     for gain ratio the corrected gain), out_reason OK or why none qualifies, out_ok how many cuts
     satisfy the split rules, out_ties how many tie with the best. Only the measure that ranks
@@ -103,7 +103,7 @@ def scan_thresholds(starts, ends, active, order, vals, cls, w, unit, factor, siz
             if ratios:
                 _by_ratio(count, rank, gains, left_mass, n_known, n_all)
             best = _settle(i, a, count, rank, worst, cut_at, vals, sizes_known,
-                           out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
+                           out_index, out_threshold, out_reason, out_ok, out_ties)
             if best < 0:
                 continue
             g = gains[best] if ratios else rank[best]
@@ -148,7 +148,7 @@ def _by_ratio(count, rank, gains, left_mass, n_known, n_all):
 
 @njit(cache=True)
 def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
-            out_index, out_at, out_threshold, out_reason, out_ok, out_ties):
+            out_index, out_threshold, out_reason, out_ok, out_ties):
     """Attribute a's competing cut at node i from its scored cuts (rank -inf: the cut breaks a
     split rule, the most basic of which is `worst`); returns the cut's rank (-1: none)."""
     n_ok = 0
@@ -168,7 +168,6 @@ def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
     out_ok[i, a] = n_ok
     out_ties[i, a] = ties
     out_index[i, a] = -1
-    out_at[i, a] = -1
     out_threshold[i, a] = np.nan
     if best < 0:
         if known_size <= 0.0:
@@ -187,13 +186,12 @@ def _settle(i, a, count, rank, worst, cut_at, vals, known_size,
     out_threshold[i, a] = mid
     out_reason[i, a] = OK
     out_index[i, a] = best
-    out_at[i, a] = p
     return best
 
 
 @njit(cache=True, nogil=True)
 def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit, min_leaf,
-                               out_index, out_at, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
+                               out_index, out_threshold, out_score, out_gain, out_reason, out_ok, out_ties):
     """Every cut of every numeric attribute at every active node (regression: the decrease in
     mean squared error, rho * (sum_b S_b^2 / n_b - S^2 / n) / n, from the moments (w, wy))."""
     A = order.shape[0]
@@ -225,6 +223,6 @@ def scan_thresholds_regression(starts, ends, active, order, vals, ypos, w, unit,
             count, worst = _regression_cuts(vals[a], order[a], ypos, w, s, end, n_known, s_known, ratio(n_known, n_all),
                                             unit, min_leaf, rank, left_mass, cut_at)
             best = _settle(i, a, count, rank, worst, cut_at, vals, n_known,
-                           out_index, out_at, out_threshold, out_reason, out_ok, out_ties)
+                           out_index, out_threshold, out_reason, out_ok, out_ties)
             out_score[i, a] = rank[best] if best >= 0 else 0.0
             out_gain[i, a] = out_score[i, a]
