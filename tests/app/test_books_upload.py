@@ -99,7 +99,7 @@ def test_grow_by_hand_uses_every_row_of_tans_table_and_offers_the_books_cut(open
                for c in app.at.caption)
     assert any("the root: all 10 rows" in unescape(m.value) for m in app.at.markdown)
     pick = next(s for s in app.at.selectbox if s.key.startswith("hand_pick"))
-    assert any(o.startswith("Annual Income ≤ 97.5 (gini gain 0.1200)") for o in pick.options)
+    assert any(o.startswith("Annual Income ≤ 97.5 (Gini gain 0.1200)") for o in pick.options)
     app.at.toggle(key="hand_held_out").set_value(True).run()
     import dtlearn
     from pages import common
