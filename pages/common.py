@@ -136,6 +136,7 @@ STORE = store.Store(max_bytes=1024 * 2**20, ttl=30 * 60)
 # with the budget's message; a computation it waited for goes on for others, or is abandoned.
 PAGE = dtlearn.Budget(wall=BUDGET.seconds)
 memory.give_back_freed_memory()  # once per server process: this module is imported once
+memory.settle()  # what the server has imported: out of the collector's full passes
 sys.setswitchinterval(jobs.SWITCH_INTERVAL)  # the event loop gets the interpreter back soon (jobs)
 
 
@@ -232,6 +233,7 @@ def _warm_up() -> None:
     jit.wanted(WARM_UP_AFTER)
     try:
         warm_up()
+        memory.settle()  # and the compiled kernels
     except Exception:  # pragma: no cover - a page compiles what it needs itself
         logging.getLogger(__name__).exception("Loading the compiled kernels in advance failed.")
 
