@@ -79,7 +79,7 @@ def score(encoded, settings, attributes, nodes: np.ndarray, starts, ends, rows, 
         per_node = subset_bytes(width, V, len(channels))
         budget.check_bytes(per_node, f"The subsets of '{attribute}' ({V:,} values)",
                            subset_advice(attribute, settings.max_subset_size))
-        batch = max(1, min(CELLS // max(width * V, 1), BATCH_BYTES // per_node))
+        batch = max(1, min(CELLS // max(width * V, 1), BATCH_BYTES // max(per_node, 1)))  # 0: no candidates
         parts = [_score(encoded, settings, attribute, segment[bounds[a]:bounds[b]] - a,
                         node_rows[bounds[a]:bounds[b]], channels[:, bounds[a]:bounds[b]], node_sums[a:b], nodes[a:b])
                  for a, b in ((a, min(a + batch, L)) for a in range(0, max(L, 1), batch))]
