@@ -36,6 +36,10 @@ def test_the_chosen_candidate_is_whole_and_the_ranked_column_in_view(page, app_u
     page.get_by_text("Step 1 of").first.wait_for(timeout=30_000)
     grid = page.locator(GRID).first
     grid.wait_for(timeout=30_000)
+    grid.scroll_into_view_if_needed()
+    # the grid fills its rows (and their accessible copy) after it is laid out
+    page.wait_for_function("""() => document.querySelector('[data-testid="stDataFrame"]')
+        .querySelectorAll("tr").length > 1""", timeout=30_000)
     page.evaluate("document.fonts.ready")
     shown = grid.evaluate(MEASURED)
     names = [n.strip() for n in shown["names"]]
