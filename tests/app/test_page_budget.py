@@ -61,7 +61,8 @@ def test_a_drawing_past_the_page_s_time_is_stopped_and_its_dot_killed(open_app, 
     app.click("next")
     assert time.monotonic() - started < 2 + GRACE
     assert not app.at.exception
-    said = [e for e in app.errors if "Drawing this tree needs more than the" in e]
+    # the drawing's own time or the page's, whichever runs out first, with what makes it cheaper
+    said = [e for e in app.errors if "needs more than the" in e and "seconds" in e]
     assert said and "Draw less of the tree: set a Max depth" in said[0], app.errors
     deadline = time.monotonic() + GRACE  # the background's layout of the next step: killed at its time too
     while children(os.getpid()) and time.monotonic() < deadline:
