@@ -91,6 +91,11 @@ class _Level:
         return len(self.starts)
 
     @property
+    def buffers(self) -> kernels.Level:
+        """The nodes and buffers as the kernels take them."""
+        return kernels.Level(self.starts, self.ends, self.rows, self.w, self.cls, self.ypos, self.order, self.vals)
+
+    @property
     def unit(self) -> bool:
         """Every weight is 1, so class weights are whole numbers. Found once per buffer and handed
         down with it: a scan of the whole buffer at every level is quadratic on a deep tree."""
@@ -118,7 +123,7 @@ class _Plan:
                                                                                               dtype=np.int32)
         self.code_row = {j: i for i, j in enumerate(self.categorical)}
         entropy = settings.criterion in ("entropy", "gain_ratio") and not encoded.is_regression
-        self.xlogx = kernels.xlogx_table(encoded.n_rows if entropy else 0)
+        self.scoring = _scoring(encoded, settings, kernels.xlogx_table(encoded.n_rows if entropy else 0))
         self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
         self.mw_codes = np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]]) \
             if self.multiway else np.zeros((encoded.n_rows, 0), dtype=np.int32)
@@ -165,6 +170,19 @@ class _Plan:
         return order, vals
 
 
+def _scoring(encoded, settings, xlogx: np.ndarray) -> kernels.Scoring:
+    """What the compiled scans rank by and the split rules they apply. Regression's cuts keep
+    only the leaf size (no J48 minimum, no cut tolerance)."""
+    s = settings
+    if encoded.is_regression:
+        return kernels.Scoring(kernels.BY_GAIN, np.ones(1), False, 1, float(s.min_samples_leaf), 0.0, 0.0, False,
+                               False, xlogx)
+    rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
+    return kernels.Scoring(rank_by, encoded.factor, bool(encoded.sized), len(encoded.classes),
+                           float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
+                           bool(s.threshold_correction), bool(s.threshold_by_ratio), xlogx)
+
+
 def grow(encoded, settings) -> Grown:
     """Every node's decision, level by level (see the module docstring)."""
     plan = _Plan(encoded, settings)
@@ -205,7 +223,7 @@ def _node_stats(encoded, level: _Level) -> np.ndarray:
     """Class weights (or moments) of every node of the level."""
     width = 3 if encoded.is_regression else len(encoded.classes)
     out = np.zeros((level.size, width))
-    kernels.node_sums(level.starts, level.ends, level.cls, level.ypos, level.w, width, out)
+    kernels.node_sums(level.buffers, width, out)
     return out
 
 
@@ -242,43 +260,26 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     encoded, s = plan.encoded, plan.settings
     L, A = level.size, len(encoded.attributes)
     T = len(plan.threshold)
-    # (index, thresholds, score, gain, reason, cuts that qualify, ties): the threshold scan's
-    # outputs; when every attribute is a number they are the table itself (no copy)
-    out = [np.full((L, T), -1, dtype=np.int64), np.full((L, T), np.nan),
-           np.zeros((L, T)), np.zeros((L, T)), np.full((L, T), ONE_BRANCH, dtype=np.int64),
-           np.zeros((L, T), dtype=np.int64), np.zeros((L, T), dtype=np.int64)]
-    unit = level.unit
-    rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
+    # each threshold attribute's competing cut: when every attribute is a number, the table itself (no copy)
+    found = kernels.Found.empty(L, T, ONE_BRANCH)
     if plan.threshold:
-        if encoded.is_regression:
-            kernels.scan_thresholds_regression(level.starts, level.ends, active, level.order, level.vals, level.ypos,
-                                               level.w, unit, float(s.min_samples_leaf), *out)
-        else:
-            kernels.scan_thresholds(level.starts, level.ends, active, level.order, level.vals, level.cls, level.w,
-                                    unit, encoded.factor, encoded.sized, len(encoded.classes), rank_by,
-                                    float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
-                                    bool(s.threshold_correction), bool(s.threshold_by_ratio), plan.xlogx,
-                                    *out)
+        scan = kernels.scan_thresholds_regression if encoded.is_regression else kernels.scan_thresholds
+        scan(level.buffers, active, level.unit, plan.scoring, found)
     if T == A:
-        index, thresholds, score, gain, reason, _, ties = out
+        index, thresholds, score, gain, reason, ties = (found.index, found.threshold, found.score, found.gain,
+                                                        found.reason, found.ties)
     else:
         index = np.full((L, A), -1, dtype=np.int64)
         score, gain = np.zeros((L, A)), np.zeros((L, A))
         reason = np.full((L, A), ONE_BRANCH, dtype=np.int64)
         ties = np.zeros((L, A), dtype=np.int64)
         thresholds = np.full((L, A), np.nan)
-        cols = plan.threshold
-        index[:, cols], thresholds[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out[:5]
-        ties[:, cols] = out[6]
+        _place(plan.threshold, found, index, score, gain, reason, ties)
+        thresholds[:, plan.threshold] = found.threshold
     if plan.multiway:
-        out = [np.full((L, len(plan.multiway)), -1, dtype=np.int64), np.zeros((L, len(plan.multiway))),
-               np.zeros((L, len(plan.multiway))), np.full((L, len(plan.multiway)), ONE_BRANCH, dtype=np.int64)]
-        kernels.scan_multiway(level.starts, level.ends, active, plan.mw_codes, plan.n_values, level.rows, level.w,
-                              level.cls, encoded.factor, encoded.sized, rank_by, float(s.min_samples_leaf),
-                              float(s.min_branch_cases), *out)
-        cols = plan.multiway
-        index[:, cols], score[:, cols], gain[:, cols], reason[:, cols] = out
-        ties[:, cols] = np.where(out[0] >= 0, 1, 0)
+        found = kernels.Found.empty(L, len(plan.multiway), ONE_BRANCH)
+        kernels.scan_multiway(level.buffers, active, plan.mw_codes, plan.n_values, plan.scoring, found)
+        _place(plan.multiway, found, index, score, gain, reason, ties)
     blocks = _Blocks()
     if plan.batched:
         nodes = np.flatnonzero(active)
@@ -310,6 +311,12 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         index[blocked], reason[blocked] = -1, USED
     index[~active] = -1
     return Bests(index, score, gain, reason, ties, plan.many_valued), thresholds, blocks
+
+
+def _place(columns: list, found: kernels.Found, index, score, gain, reason, ties) -> None:
+    """A scan's findings for some attributes written into the level's (L, A) arrays."""
+    index[:, columns], score[:, columns], gain[:, columns] = found.index, found.score, found.gain
+    reason[:, columns], ties[:, columns] = found.reason, found.ties
 
 
 class _Blocks(dict):
@@ -447,7 +454,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
     first_child[split] = base + L + offsets[split]
     _record(grown, level, stats, stop, first_child)
     if grown.leaf_of_row is not None:
-        kernels.mark_leaves(level.starts, level.ends, ~split, level.rows, base, grown.leaf_of_row)
+        kernels.mark_leaves(level.buffers, ~split, base, grown.leaf_of_row)
     if encoded.is_regression and s.leaf_value == "median":
         for i in np.flatnonzero(~split & (shown["weight"] > 0)):
             a, b = level.starts[i], level.ends[i]
@@ -461,21 +468,18 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
         grown.fractions[base + i] = tuple(shares[offsets[i]:offsets[i] + n_children[i]])
     if s.missing_values == "surrogate":
         _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
-    kids = int(n_children.sum())
+    kids, splits = int(n_children.sum()), kernels.Splits(split, n_children, offsets)
     shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
     if shared:  # rows go down several branches: the next level gets buffers of its own
         grown.leaf_of_row = None
         budget.check_bytes(_shared_bytes(level, split, n_children, offsets, fractions, branch),
                            "Sending the rows without a value down every branch of this level")
         child_starts = np.zeros(kids + 1, dtype=np.int64)
-        buffers = kernels.partition_shared(level.starts, level.ends, split, n_children, offsets, fractions, branch,
-                                           level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
-                                           child_starts)
+        buffers = kernels.partition_shared(level.buffers, splits, fractions, branch, child_starts)
         starts, ends = child_starts[:-1], child_starts[1:]
     else:  # each row goes down one branch (or stays): segments reordered in place
         starts, ends = np.zeros(kids, dtype=np.int64), np.zeros(kids, dtype=np.int64)
-        kernels.partition_in_place(level.starts, level.ends, split, n_children, offsets, branch, level.rows, level.w,
-                                   level.cls, level.ypos, level.order, level.vals, starts, ends)
+        kernels.partition_in_place(level.buffers, splits, branch, starts, ends)
         buffers = (level.rows, level.w, level.cls, level.ypos, level.order, level.vals)
     parent = np.repeat(np.arange(L), n_children) + base
     branch_index = np.concatenate([np.arange(c) for c in n_children[split]])
@@ -529,7 +533,7 @@ def _shared_bytes(level: _Level, split, n_children, offsets, fractions, branch) 
 
 
 def _any_unknown(level: _Level, split, branch) -> bool:
-    return kernels.any_unknown(level.starts, level.ends, split, branch)
+    return kernels.any_unknown(level.buffers, split, branch)
 
 
 def _empty_level(plan: _Plan, level: _Level) -> _Level:
@@ -588,11 +592,10 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, winner
             maps.append(lookup)
             offset += len(lookup)
     if numeric.any():
-        kernels.threshold_branches(level.starts, level.ends, split & numeric, t_attribute, t_threshold, level.order,
-                                   level.vals, branch)
+        kernels.threshold_branches(level.buffers, split & numeric, t_attribute, t_threshold, branch)
     if (split & ~numeric).any():
-        kernels.code_branches(level.starts, level.ends, split & ~numeric, c_attribute, map_start,
-                              np.concatenate(maps), level.rows, plan.codes, branch)
+        kernels.code_branches(level.buffers, split & ~numeric, c_attribute, map_start, np.concatenate(maps), plan.codes,
+                              branch)
     return branch
 
 
@@ -601,7 +604,7 @@ def _fractions(level: _Level, split, n_children, offsets, branch):
     indexed by child."""
     kids = int(n_children.sum())
     weight = np.zeros(kids)
-    kernels.branch_weights(level.starts, level.ends, split, n_children, offsets, branch, level.w, weight)
+    kernels.branch_weights(level.buffers, kernels.Splits(split, n_children, offsets), branch, weight)
     totals = np.repeat(np.add.reduceat(weight, offsets[split]) if kids else np.zeros(0), n_children[split])
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight

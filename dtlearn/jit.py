@@ -117,10 +117,19 @@ def _way(args: tuple) -> str:
         return INTERPRETED
     if forced == COMPILED or _mode == COMPILED:
         return COMPILED
-    if getattr(_local, "spent", 0.0) <= BUDGET and all(a.size <= SMALL for a in args if isinstance(a, np.ndarray)):
+    if getattr(_local, "spent", 0.0) <= BUDGET and all(a.size <= SMALL for a in _arrays(args)):
         return WARMING
     _wanted.set()  # too much to interpret: the compiled code is wanted now
     return COMPILED
+
+
+def _arrays(args: tuple):
+    """The arrays among `args`, and inside the tuples among them (a kernel's named structures)."""
+    for a in args:
+        if isinstance(a, np.ndarray):
+            yield a
+        elif isinstance(a, tuple):
+            yield from _arrays(a)
 
 
 _COPIES: dict[tuple[int, str], dict] = {}  # (id of a module's namespace, way) -> its copy

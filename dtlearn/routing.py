@@ -248,6 +248,18 @@ class FlatTree:
     vocabulary: tuple[tuple[str, ...], ...]  # per attribute: the labels its codes index
     surrogates: bool  # CART's rules for unknown values
 
+    @property
+    def tests(self) -> kernels.FlatTests:
+        """The nodes' tests as `kernels.route` takes them."""
+        return kernels.FlatTests(self.kind, self.attribute, self.threshold, self.map_start, self.maps, self.child_start,
+                                 self.n_child, self.share, self.node_values)
+
+    @property
+    def surrogate_tests(self) -> kernels.FlatSurrogates:
+        """The nodes' surrogates as `kernels.route` takes them."""
+        return kernels.FlatSurrogates(self.s_start, self.s_count, self.s_kind, self.s_attribute, self.s_threshold,
+                                      self.s_map_start, self.s_reversed)
+
 
 def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
     """The arrays of a built tree (`tree.Node`), breadth-first so that siblings are consecutive."""
@@ -358,6 +370,10 @@ class EncodedRows:
     def subset(self, which: np.ndarray) -> "EncodedRows":
         return EncodedRows(self.values[which], self.codes[which], int(np.count_nonzero(which)))
 
+    def kernel_rows(self, weights=None) -> kernels.Rows:
+        """The rows as `kernels.route` takes them, each of weight 1 unless `weights` says."""
+        return kernels.Rows(self.values, self.codes, np.ones(self.n) if weights is None else weights)
+
 
 def encode_rows(flat: FlatTree, frame: pd.DataFrame) -> EncodedRows:
     """New rows in the tree's encoding (see the module docstring)."""
@@ -402,13 +418,10 @@ def single_paths(flat: FlatTree, rows: EncodedRows) -> np.ndarray | None:
 
 def _route(flat: FlatTree, rows: EncodedRows, mode: int, majority: np.ndarray, *, weights=None, y=None,
            out_values=None, node_totals=None, leaf_of=None) -> None:
-    empty2 = np.zeros((0, 0))
-    kernels.route(rows.values, rows.codes, np.ones(rows.n) if weights is None else weights, flat.kind, flat.attribute,
-                  flat.threshold, flat.map_start, flat.maps, flat.child_start, flat.n_child, flat.share, majority,
-                  flat.s_start, flat.s_count, flat.s_kind, flat.s_attribute, flat.s_threshold, flat.s_map_start,
-                  flat.s_reversed, mode, flat.node_values, empty2 if out_values is None else out_values,
-                  np.zeros(0, dtype=np.int64) if y is None else y, empty2 if node_totals is None else node_totals,
-                  np.zeros(0, dtype=np.int64) if leaf_of is None else leaf_of)
+    empty, none = np.zeros((0, 0)), np.zeros(0, dtype=np.int64)
+    out = kernels.Routed(empty if out_values is None else out_values, none if y is None else y,
+                         empty if node_totals is None else node_totals, none if leaf_of is None else leaf_of)
+    kernels.route(rows.kernel_rows(weights), flat.tests, flat.surrogate_tests, mode, majority, out)
 
 
 def branch_at(flat: FlatTree, rows: EncodedRows, index: int, row: int = 0) -> int:
@@ -416,8 +429,12 @@ def branch_at(flat: FlatTree, rows: EncodedRows, index: int, row: int = 0) -> in
     0, 1, ... or -1 where the value is missing or the test cannot place it (the tree's
     missing-value rule then decides). A subset test sends a value it never saw to its second
     branch; a multiway test cannot place one."""
-    return int(kernels.branch(index, row, flat.kind, flat.attribute, flat.threshold, flat.map_start, flat.maps,
-                              rows.values, rows.codes))
+    a, out = flat.attribute[index], np.empty(1, dtype=np.int64)
+    if flat.kind[index] == THRESHOLD_KIND:
+        kernels.branches_by_threshold(rows.values[[row], a], flat.threshold[index], out)
+    else:
+        kernels.branches_by_code(rows.codes[[row], a], flat.maps, flat.map_start[index], out)
+    return int(out[0])
 
 
 def surrogate_at(flat: FlatTree, rows: EncodedRows, index: int, k: int, row: int = 0) -> int:
@@ -427,8 +444,8 @@ def surrogate_at(flat: FlatTree, rows: EncodedRows, index: int, k: int, row: int
         raise ValueError(f"Node {int(flat.ids[index])} has {int(flat.s_count[index])} surrogates, not {k + 1}.")
     start, count = flat.s_start.copy(), np.zeros_like(flat.s_count)
     start[index], count[index] = flat.s_start[index] + k, 1  # a window of this one surrogate
-    return int(kernels.surrogate_branch(index, row, start, count, flat.s_kind, flat.s_attribute, flat.s_threshold,
-                                        flat.s_map_start, flat.s_reversed, flat.maps, rows.values, rows.codes))
+    window = flat.surrogate_tests._replace(start=start, count=count)
+    return int(kernels.surrogate_branch(index, row, window, flat.maps, rows.kernel_rows()))
 
 
 def distribution(flat: FlatTree, rows: EncodedRows) -> np.ndarray:

@@ -299,8 +299,8 @@ def test_partitioning_a_level_keeps_every_childs_rows_and_sorted_orders(data):
             vals[a, s:e] = value[order[a, s:e]]
     before = (rows.copy(), w.copy(), cls.copy(), order.copy(), vals.copy())
     child_starts, child_ends = np.zeros(int(n_children.sum()), np.int64), np.zeros(int(n_children.sum()), np.int64)
-    kernels.partition_in_place(starts, ends, split, n_children, offsets, branch, rows, w, cls, np.zeros(0), order,
-                               vals, child_starts, child_ends)
+    kernels.partition_in_place(kernels.Level(starts, ends, rows, w, cls, np.zeros(0), order, vals),
+                               kernels.Splits(split, n_children, offsets), branch, child_starts, child_ends)
     for i, (s, e) in enumerate(zip(starts, ends)):
         if not split[i]:
             assert (rows[s:e] == before[0][s:e]).all() and (order[:, s:e] == before[3][:, s:e]).all()
@@ -329,7 +329,7 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
     # compile faster: each cut's rank, left weight and place must be the general loop's exactly
     # (ties between cuts are decided on these numbers). Values with repeats, 2-4 classes, the
     # split rules on and off.
-    from dtlearn.kernels import criteria, cuts
+    from dtlearn.kernels import Scoring, criteria, cuts
     n = data.draw(st.integers(2, 60))
     k = data.draw(st.integers(2, 4))
     values = np.sort(np.array(data.draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)), dtype=float))
@@ -342,19 +342,18 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
     table = criteria.xlogx_table(n)
     for rank_by in (criteria.BY_GINI, criteria.BY_GAIN):
         before = criteria.gini(known, n_known) if rank_by == criteria.BY_GINI else criteria.entropy(known, n_known)
-        general = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
-        special = [np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)]
-        counted = cuts._scan_cuts(values, order, cls, np.ones(n), 0, n, known, n_known, n_known, 1.0, before, True,
-                                  True, False, True, table, np.ones(k), rank_by, 0.0, min_leaf, min_branch, k,
-                                  *general)
+        scoring = Scoring(rank_by, np.ones(k), False, k, min_leaf, min_branch, 0.0, False, False, table)
+        part = cuts.Known(known, n_known, n_known, 1.0, before)
+        general = cuts.Scratch(np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64), *[np.zeros(0)] * 3)
+        special = cuts.Scratch(np.zeros(k), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(0),
+                               np.zeros(n), np.zeros(n))
+        counted = cuts._scan_cuts(values, order, cls, np.ones(n), 0, n, part, True, True, True, scoring, general)
         if rank_by == criteria.BY_GINI:
-            fast = cuts._gini_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
-                                         min_branch, k, *special, np.zeros(n), np.zeros(n))
+            fast = cuts._gini_whole_cuts(values, order, cls, 0, n, part, scoring, special)
         else:
-            fast = cuts._entropy_whole_cuts(values, order, cls, 0, n, known, n_known, 1.0, before, 0.0, min_leaf,
-                                            min_branch, k, table, *special)
+            fast = cuts._entropy_whole_cuts(values, order, cls, 0, n, part, scoring, special)
         assert fast == counted
         count = counted[0]
         assert count == len(np.unique(values)) - 1
-        for mine, theirs in zip(special[1:], general[1:]):
+        for mine, theirs in zip(special[1:4], general[1:4]):  # rank, left_mass, cut_at
             assert mine[:count].tobytes() == theirs[:count].tobytes()

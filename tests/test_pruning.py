@@ -433,9 +433,10 @@ def test_the_compiled_weakest_links_are_the_plain_sequence_exactly(data):
     picked, risk_subtree, n_leaves = np.empty(links, np.int64), np.empty(links), np.empty(links, np.int64)
     listed, listed_g = np.empty((links, shown), np.int64), np.empty((links, shown))
     done = 0
+    subtrees = kernels.Subtrees(own, below, leaves, end, parent, order, internal)
+    sequence = kernels.Links(picked, risk_subtree, n_leaves, listed, listed_g)
     while internal[0]:
-        done = kernels.weakest_links(own, below, leaves, end, parent, order, internal, data.draw(st.integers(1, 9)),
-                                     picked, risk_subtree, n_leaves, listed, listed_g, done)
+        done = kernels.weakest_links(subtrees, data.draw(st.integers(1, 9)), sequence, done)
     assert done == len(expected)
     for k, (i, subtree_risk, subtree_leaves, ranked, g) in enumerate(expected):
         assert (picked[k], n_leaves[k]) == (i, subtree_leaves)

@@ -15,28 +15,31 @@ The long-running kernels release the GIL (nogil): the app's other sessions go on
 grows a tree.
 
 Layout: a *level* is a set of nodes, node i owning positions starts[i]..ends[i] of the level's
-buffers: rows (training row of each position), w (its weight: fractional below a C4.5 split
-on a missing value), and for each numeric attribute an order (positions sorted by the
-attribute's value within each node, missing values last).
+buffers (`layout.Level`): rows (training row of each position), w (its weight: fractional below
+a C4.5 split on a missing value), and for each numeric attribute an order (positions sorted by
+the attribute's value within each node, missing values last).
 
-The modules, lowest first: `criteria` (what each criterion scores), `cuts` (one attribute's cuts
-at one node), `thresholds` and `multiway` (every attribute at every node of a level), `routing`
-(a test's branch for a value, and rows down a finished tree), `level` (a level's sums, branches
-and partition), `pruning` (the weakest links) and `surrogates` (CART's surrogate cuts). The split
-rules' constants come from `dtlearn.rules`, shared with `splits`.
+The modules, lowest first: `layout` (the named structures the kernels take), `criteria` (what
+each criterion scores), `cuts` (one attribute's cuts at one node), `thresholds` and `multiway`
+(every attribute at every node of a level), `routing` (a test's branch for a value, and rows down
+a finished tree), `level` (a level's sums, branches and partition), `pruning` (the weakest links)
+and `surrogates` (CART's surrogate cuts). The split rules' constants come from `dtlearn.rules`,
+shared with `splits`.
 """
 
 from .criteria import BY_GAIN, BY_GINI, BY_RATIO, xlogx_table
+from .layout import FlatSurrogates, FlatTests, Found, Level, Links, Routed, Rows, Scoring, Splits, Subtrees
 from .level import (any_unknown, branch_weights, code_branches, mark_leaves, node_sums, order_ties_by_row,
                     partition_in_place, partition_shared, threshold_branches)
 from .multiway import scan_multiway
 from .pruning import weakest_links
-from .routing import FOLLOW, SHARE, branch, branches_by_code, branches_by_threshold, route, surrogate_branch
+from .routing import FOLLOW, SHARE, branches_by_code, branches_by_threshold, route, surrogate_branch
 from .surrogates import surrogate_cuts
 from .thresholds import scan_thresholds, scan_thresholds_regression
 
 __all__ = [
-    "BY_GAIN", "BY_GINI", "BY_RATIO", "FOLLOW", "SHARE", "any_unknown", "branch", "branch_weights",
+    "FlatSurrogates", "FlatTests", "Found", "Level", "Links", "Routed", "Rows", "Scoring", "Splits", "Subtrees",
+    "BY_GAIN", "BY_GINI", "BY_RATIO", "FOLLOW", "SHARE", "any_unknown", "branch_weights",
     "branches_by_code", "branches_by_threshold", "code_branches", "mark_leaves", "node_sums", "order_ties_by_row",
     "partition_in_place", "partition_shared", "route", "scan_multiway", "scan_thresholds", "scan_thresholds_regression",
     "surrogate_branch", "surrogate_cuts", "threshold_branches", "weakest_links", "xlogx_table",

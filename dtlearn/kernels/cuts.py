@@ -6,6 +6,8 @@ criterion's helper (`criteria`) and checks it with the same split rules.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .. import rules
@@ -18,10 +20,34 @@ NONE_BROKEN = 99  # the most basic split rule the cuts scanned so far break: non
 _j48_min_split = njit(cache=True)(rules.j48_min_split)  # the rule itself, compiled
 
 
+class Known(NamedTuple):
+    """An attribute's known part of a node: its rows whose value is known."""
+
+    counts: np.ndarray  # (k,) their class weights
+    n: float  # the sum of `counts`
+    size: float  # their case weight, as the size rules read it
+    rho: float  # their share of the node's weight
+    before: float  # their impurity
+
+
+class Scratch(NamedTuple):
+    """A scan's working arrays, made once a level, as long as its longest node where per cut."""
+
+    left: np.ndarray  # (k,) the class weights left of the cut
+    rank: np.ndarray  # each cut's rank (-inf: it breaks a split rule)
+    left_mass: np.ndarray  # the weight left of each cut
+    cut_at: np.ndarray  # each cut's place in the sorted segment
+    gains: np.ndarray  # each cut's gain, where the 1993 book's C4.5 ranks by gain ratio (else empty)
+    squares_left_at: np.ndarray  # each cut's sums of squares, for `_gini_whole_cuts` (else empty)
+    squares_right_at: np.ndarray
+
+
 @njit(cache=True, inline="always")
-def _rule(size_left, size_right, min_leaf, min_branch, n_classes):
+def _rule(size_left, size_right, rules_of_cut):
     """The split rules of `splits.split_limits` for one cut: OK or the first rule it breaks
-    (written out: a Python call per cut is slow; inlined into the scans)."""
+    (written out: a Python call per cut is slow; inlined into the scans). `rules_of_cut`:
+    (min_leaf, min_branch, n_classes), numbers alone (`_cut_rules`)."""
+    min_leaf, min_branch, n_classes = rules_of_cut
     if size_left <= 0 or size_right <= 0:
         return NO_KNOWN if size_left + size_right <= 0 else ONE_BRANCH
     if min_leaf > 0 and min(size_left, size_right) < min_leaf - SIZE_TOLERANCE:
@@ -30,6 +56,13 @@ def _rule(size_left, size_right, min_leaf, min_branch, n_classes):
             _j48_min_split(size_left + size_right, min_branch, n_classes) - SIZE_TOLERANCE:
         return SMALL_SIDE
     return OK
+
+
+@njit(cache=True, inline="always")
+def _cut_rules(scoring):
+    """The numbers `_rule` reads, taken out of `scoring` once a scan: a structure holding arrays,
+    handed to a helper inlined in a loop, costs the loop a reference count per call."""
+    return scoring.min_leaf, scoring.min_branch, scoring.n_classes
 
 
 @njit(cache=True, inline="always")
@@ -62,13 +95,16 @@ def _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value, reason):
 
 
 @njit(cache=True, nogil=True)
-def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance, min_leaf, min_branch, n_classes,
-                     left, rank, left_mass, cut_at, squares_left_at, squares_right_at):
+def _gini_whole_cuts(va, oa, cls, s, end, part, scoring, scratch):
     """`_scan_cuts` for its commonest case, Gini with whole class weights (every weight 1, no
     class weight; a cut's sizes are its counts): the same numbers, computed the same way, in a
     loop with no other case in it. Two passes: the first walks the rows and keeps each cut's
     sums of squares; the second ranks the cuts, which depend on each other no more, so the
     compiler ranks several at once in vector instructions."""
+    tolerance, cut_rules = scoring.tolerance, _cut_rules(scoring)
+    known, n_known, rho, before = part.counts, part.n, part.rho, part.before
+    left, rank, left_mass, cut_at = scratch.left, scratch.rank, scratch.left_mass, scratch.cut_at
+    squares_left_at, squares_right_at = scratch.squares_left_at, scratch.squares_right_at
     left[:] = 0.0
     n_left, count = 0.0, 0
     squares_left, squares_right = 0.0, sum_of_squares(known)
@@ -86,7 +122,7 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
     for k in range(count):
         n_left = left_mass[k]
         n_right = n_known - n_left
-        reason = _rule(n_left, n_right, min_leaf, min_branch, n_classes)
+        reason = _rule(n_left, n_right, cut_rules)
         value = gini_gain_of_cut(squares_left_at[k], squares_right_at[k], n_left, n_right, n_known, rho, before)
         rank[k] = _ranked(value, reason)
         worst = _worse(worst, reason)
@@ -94,10 +130,13 @@ def _gini_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance
 
 
 @njit(cache=True, nogil=True)
-def _entropy_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolerance, min_leaf, min_branch,
-                        n_classes, table, left, rank, left_mass, cut_at):
+def _entropy_whole_cuts(va, oa, cls, s, end, part, scoring, scratch):
     """`_scan_cuts` for information gain (and gain ratio, which ranks by it) with whole class
     weights: the same numbers, computed the same way, in a loop with no other case in it."""
+    tolerance, cut_rules = scoring.tolerance, _cut_rules(scoring)
+    known, n_known, rho, before = part.counts, part.n, part.rho, part.before
+    left, rank, left_mass, cut_at = scratch.left, scratch.rank, scratch.left_mass, scratch.cut_at
+    table = scoring.table
     left[:] = 0.0
     n_left, count, worst = 0.0, 0, NONE_BROKEN
     previous = va[s]
@@ -107,7 +146,7 @@ def _entropy_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolera
             n_right = n_known - n_left
             value = entropy_gain_of_cut(left, known, n_left, n_right, n_known, rho, before, table, True)
             worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
-                              _rule(n_left, n_right, min_leaf, min_branch, n_classes))
+                              _rule(n_left, n_right, cut_rules))
             count += 1
         left[cls[oa[p]]] += 1.0
         n_left += 1.0
@@ -116,12 +155,16 @@ def _entropy_whole_cuts(va, oa, cls, s, end, known, n_known, rho, before, tolera
 
 
 @njit(cache=True, nogil=True)
-def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before, unit, whole, sized, lookup, table,
-               factor, rank_by, tolerance, min_leaf, min_branch, n_classes, left, rank, left_mass, cut_at):
+def _scan_cuts(va, oa, cls, w, s, end, part, unit, whole, lookup, scoring, scratch):
     """Every cut of one attribute (values `va` in the order `oa`) at one node: each one's rank,
     the weight left of it and its place. Returns (count, the most basic rule broken). A function
     of its own, not a loop inside `scan_thresholds`: with fewer numbers alive the compiler keeps
-    them in registers."""
+    them in registers. `unit`: every weight is 1; `whole`: every class weight a whole number;
+    `lookup`: x log2 x read from the table."""
+    tolerance, cut_rules = scoring.tolerance, _cut_rules(scoring)
+    known, n_known, sizes_known, rho, before = part.counts, part.n, part.size, part.rho, part.before
+    left, rank, left_mass, cut_at = scratch.left, scratch.rank, scratch.left_mass, scratch.cut_at
+    table, factor, rank_by, sized = scoring.table, scoring.factor, scoring.rank_by, scoring.sized
     left[:] = 0.0
     left_size, n_left, count, worst = 0.0, 0.0, 0, NONE_BROKEN
     # whole weights: the sums of squared class counts move row by row (`moved_left`)
@@ -139,7 +182,7 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
                     squares_left, squares_right = squares_of_cut(left, known)
                 value = gini_gain_of_cut(squares_left, squares_right, n_left, n_right, n_known, rho, before)
             worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
-                              _rule(size_left, sizes_known - size_left, min_leaf, min_branch, n_classes))
+                              _rule(size_left, sizes_known - size_left, cut_rules))
             count += 1
         c = cls[oa[p]]
         if whole:
@@ -156,19 +199,21 @@ def _scan_cuts(va, oa, cls, w, s, end, known, n_known, sizes_known, rho, before,
 
 
 @njit(cache=True, nogil=True)
-def _regression_cuts(va, oa, ypos, w, s, end, n_known, s_known, rho, unit, min_leaf, rank, left_mass, cut_at):
+def _regression_cuts(va, oa, ypos, w, s, end, n_known, s_known, rho, unit, scoring, scratch):
     """Every cut of one attribute at one node (regression): each one's decrease in mean squared
     error from the moments (w, w y) on each side, the weight left of it and its place."""
+    tolerance, cut_rules = scoring.tolerance, _cut_rules(scoring)
+    rank, left_mass, cut_at = scratch.rank, scratch.left_mass, scratch.cut_at
     base = ratio(s_known * s_known, n_known)
     n_left, s_left, count, worst = 0.0, 0.0, 0, NONE_BROKEN
     previous = va[s]
     for p in range(s, end):
         x = va[p]
-        if _cut_before(p, s, previous, x, 0.0):
+        if _cut_before(p, s, previous, x, tolerance):
             n_right = n_known - n_left
             value = squared_error_gain_of_cut(s_left, n_left, s_known - s_left, n_right, base, n_known, rho)
             worst = _keep_cut(rank, left_mass, cut_at, count, p, n_left, worst, value,
-                              _rule(n_left, n_right, min_leaf, 0.0, 1))
+                              _rule(n_left, n_right, cut_rules))
             count += 1
         weight = 1.0 if unit else w[oa[p]]
         n_left += weight

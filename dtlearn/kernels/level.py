@@ -32,8 +32,9 @@ def order_ties_by_row(ordered, order):
 
 
 @njit(cache=True)
-def node_sums(starts, ends, cls, ypos, w, width, out):
+def node_sums(level, width, out):
     """Each node's class weights (or, with ypos, its moments w, w y, w y^2) into out[node]."""
+    starts, ends, w, cls, ypos = level.starts, level.ends, level.w, level.cls, level.ypos
     for i in range(starts.shape[0]):
         for c in range(width):
             out[i, c] = 0.0
@@ -47,8 +48,10 @@ def node_sums(starts, ends, cls, ypos, w, width, out):
 
 
 @njit(cache=True)
-def branch_weights(starts, ends, split, n_children, first_child, branch, w, out):
+def branch_weights(level, splits, branch, out):
     """The known weight each child of a split node receives (rows of an unknown branch aside)."""
+    starts, ends, w = level.starts, level.ends, level.w
+    split, n_children, first_child = splits
     for i in range(starts.shape[0]):
         if not split[i]:
             continue
@@ -71,8 +74,9 @@ def branch_weights(starts, ends, split, n_children, first_child, branch, w, out)
 
 
 @njit(cache=True)
-def mark_leaves(starts, ends, leaf, rows, base, out):
+def mark_leaves(level, leaf, base, out):
     """out[row] = base + i for every row of every node i that is a leaf."""
+    starts, ends, rows = level.starts, level.ends, level.rows
     for i in range(starts.shape[0]):
         if leaf[i]:
             for p in range(starts[i], ends[i]):
@@ -80,8 +84,9 @@ def mark_leaves(starts, ends, leaf, rows, base, out):
 
 
 @njit(cache=True)
-def any_unknown(starts, ends, split, branch):
+def any_unknown(level, split, branch):
     """Whether a position of a split node has branch -1 (a value no test could place)."""
+    starts, ends = level.starts, level.ends
     for i in range(starts.shape[0]):
         if split[i]:
             for p in range(starts[i], ends[i]):
@@ -91,9 +96,10 @@ def any_unknown(starts, ends, split, branch):
 
 
 @njit(cache=True)
-def threshold_branches(starts, ends, split, attribute, threshold, order, vals, out):
+def threshold_branches(level, split, attribute, threshold, out):
     """The branch of each position of the nodes split on a threshold test of a numeric
     attribute (`routing.value_branch`), its values read off the attribute's sorted segment."""
+    starts, ends, order, vals = level.starts, level.ends, level.order, level.vals
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
@@ -103,10 +109,11 @@ def threshold_branches(starts, ends, split, attribute, threshold, order, vals, o
 
 
 @njit(cache=True)
-def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, out):
+def code_branches(level, split, attribute, map_start, maps, codes, out):
     """The branch of each position of the nodes split on a categorical test
     (`routing.code_branch`, node i's value map from maps[map_start[i]]); `codes` is (rows,
     attributes)."""
+    starts, ends, rows = level.starts, level.ends, level.rows
     for i in range(starts.shape[0]):
         if not split[i] or attribute[i] < 0:
             continue
@@ -116,12 +123,13 @@ def code_branches(starts, ends, split, attribute, map_start, maps, rows, codes, 
 
 
 @njit(cache=True, nogil=True)
-def partition_in_place(starts, ends, split, n_children, first_child, branch, rows, w, cls, ypos, order, vals,
-                       child_starts, child_ends):
+def partition_in_place(level, splits, branch, child_starts, child_ends):
     """Each split node's segment reordered in place so that its children's positions are
     consecutive, in branch order, each keeping its positions' order (so every attribute's
     order stays sorted); positions of branch -1 (rows nothing could place) go last, to no child.
     Every array keeps its size: the next level reads sub-segments."""
+    starts, ends, rows, w, cls, ypos, order, vals = level
+    split, n_children, first_child = splits
     n = rows.shape[0]
     new_position = np.empty(n, dtype=np.int32)
     buffer_i = np.empty(n, dtype=rows.dtype)
@@ -207,11 +215,12 @@ def partition_in_place(starts, ends, split, n_children, first_child, branch, row
 
 
 @njit(cache=True, nogil=True)
-def partition_shared(starts, ends, split, n_children, first_child, fractions, branch, rows, w, cls, ypos, order,
-                     vals, child_starts):
+def partition_shared(level, splits, fractions, branch, child_starts):
     """The next level's buffers when rows with an unknown value (branch -1) go down every branch
     with a positive share, their weight times the share (C4.5): each child gets its known rows
     (in order), then the shared ones. Returns (rows, w, cls, ypos, order, vals)."""
+    starts, ends, rows, w, cls, ypos, order, vals = level
+    split, n_children, first_child = splits
     n_kids = child_starts.shape[0] - 1
     size = np.zeros(n_kids + 1, dtype=np.int64)
     for i in range(starts.shape[0]):

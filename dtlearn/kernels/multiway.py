@@ -11,10 +11,12 @@ from .criteria import BY_RATIO, entropy, gain, impurity, ratio
 
 
 @njit(cache=True, nogil=True)
-def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, sized, rank_by, min_leaf,
-                  min_branch, out_index, out_score, out_gain, out_reason):
-    """One branch per value of each categorical attribute at every active node (ID3, C4.5).
-    `codes` is (rows, attributes): one pass over a node's rows counts every attribute at once."""
+def scan_multiway(level, active, codes, n_values, scoring, found):
+    """One branch per value of each categorical attribute at every active node of `level` (ID3,
+    C4.5), scored and ruled by `scoring`, into `found`. `codes` is (rows, attributes), n_values
+    each attribute's number of values: one pass over a node's rows counts every attribute."""
+    starts, ends, rows, w, cls = level.starts, level.ends, level.rows, level.w, level.cls
+    factor, rank_by, min_leaf, min_branch = scoring.factor, scoring.rank_by, scoring.min_leaf, scoring.min_branch
     K = factor.shape[0]
     A = codes.shape[1]
     most = 1
@@ -92,15 +94,17 @@ def scan_multiway(starts, ends, active, codes, n_values, rows, w, cls, factor, s
                 reason = SMALL_LEAF
             if reason == OK and min_branch > 0 and enough < 2:
                 reason = FEW_CASES
-            out_reason[i, a] = reason
-            out_index[i, a] = 0 if reason == OK else -1
-            out_gain[i, a] = gain(impurity(known, n_known, rank_by), after, ratio(n_known, n_all))
+            found.reason[i, a] = reason
+            found.index[i, a] = 0 if reason == OK else -1
+            found.ok[i, a] = 1 if reason == OK else 0  # one candidate, which ties with itself
+            found.ties[i, a] = found.ok[i, a]
+            found.gain[i, a] = gain(impurity(known, n_known, rank_by), after, ratio(n_known, n_all))
             if reason != OK:
-                out_score[i, a] = 0.0
+                found.score[i, a] = 0.0
             elif rank_by == BY_RATIO:  # over the split information: the entropy of `parts`
-                out_score[i, a] = ratio(out_gain[i, a], entropy(parts[:m + 1], n_all))
+                found.score[i, a] = ratio(found.gain[i, a], entropy(parts[:m + 1], n_all))
             else:
-                out_score[i, a] = out_gain[i, a]
+                found.score[i, a] = found.gain[i, a]
             for t in range(m):  # clean the scratch for the next node
                 v = touched[a, t]
                 seen[a, v] = False

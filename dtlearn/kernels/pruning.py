@@ -88,18 +88,16 @@ def _g_heap(own, below, leaves, order, internal, hg, ho, hp, hv):
 
 
 @njit(cache=True, nogil=True)
-def weakest_links(own, below, leaves, end, parent, order, internal, limit,
-                  out_node, out_risk_subtree, out_leaves, out_shown, out_g, done):
+def weakest_links(tree, limit, links, done):
     """Up to `limit` more links of the weakest-link sequence (`pruning.weakest_links`, whose
-    numbers these are): nodes in pre-order, node i's subtree the positions i..end[i], parent[i]
-    its parent's position (-1 at the root); own[i] R(t), below[i] R(T_t) and leaves[i]
-    |leaves(T_t)| of the tree pruned so far, updated in place, as is `internal`.
+    numbers these are) of `tree` (`layout.Subtrees`: nodes in pre-order, node i's subtree the
+    positions i..end[i]; below, leaves and internal are updated in place as it prunes).
 
-    Link k (from `done` on): out_node[k] the position pruned, out_risk_subtree[k] and
-    out_leaves[k] its R(T_t) and leaves before, out_shown[k] the positions of the internal nodes
-    with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1) in ascending (g, order,
-    position), -1 after the last, out_g[k] their g. Returns how many links there are now; stops
-    early once the root is a leaf.
+    Link k (from `done` on), in `links` (`layout.Links`): node[k] the position pruned,
+    risk_subtree[k] and leaves[k] its R(T_t) and leaves before, shown[k] the positions of the
+    internal nodes with the smallest g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1) in ascending
+    (g, order, position), -1 after the last, g[k] their g. Returns how many links there are now;
+    stops early once the root is a leaf.
 
     The internal nodes wait in a min-heap by (g, order, position). A prune changes the g of its
     ancestors only: each gets a new version and a new entry, and entries of an old version or of
@@ -109,6 +107,8 @@ def weakest_links(own, below, leaves, end, parent, order, internal, limit,
     leaves, 14,696 links) went from 2.3 to 0.23 s. The worst case, a chain pruned link by link
     from its foot, makes a new heap at each link where a pass was made: 1.7 s for 20,000 links,
     against 1.5 s."""
+    own, below, leaves, end, parent, order, internal = tree
+    out_node, out_risk_subtree, out_leaves, out_shown, out_g = links
     shown = out_shown.shape[1]
     n = own.shape[0]
     depth = np.zeros(n, dtype=np.int64)  # ancestors of each node

@@ -33,27 +33,18 @@ def code_branch(v, maps, start):
     return maps[start + v]
 
 
-@njit(cache=True, inline="always")
-def branch(node, row, kind, attribute, threshold, map_start, maps, values, codes):
-    """A row's branch at a node's test: 0.. or -1 (missing / unseen value)."""
-    a = attribute[node]
-    if kind[node] == 1:
-        return value_branch(values[row, a], threshold[node])
-    return code_branch(codes[row, a], maps, map_start[node])
-
-
 @njit(cache=True)
-def surrogate_branch(node, row, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed,
-                     maps, values, codes):
-    """The branch the first usable surrogate of a node gives a row (-1: none can tell)."""
-    for s in range(s_start[node], s_start[node] + s_count[node]):
-        a = s_attribute[s]
-        if s_kind[s] == 1:
-            b = value_branch(values[row, a], s_threshold[s])
+def surrogate_branch(node, row, surrogates, maps, rows):
+    """The branch the first usable surrogate of a node gives a row (-1: none can tell); the
+    surrogates' value maps are in `maps`."""
+    for s in range(surrogates.start[node], surrogates.start[node] + surrogates.count[node]):
+        a = surrogates.attribute[s]
+        if surrogates.kind[s] == 1:
+            b = value_branch(rows.values[row, a], surrogates.threshold[s])
         else:
-            b = code_branch(codes[row, a], maps, s_map_start[s])
+            b = code_branch(rows.codes[row, a], maps, surrogates.map_start[s])
         if b >= 0:
-            return b ^ s_reversed[s]
+            return b ^ surrogates.reversed[s]
     return -1
 
 
@@ -75,19 +66,20 @@ SHARE, FOLLOW = 0, 1  # a row with an unknown branch: down every branch by share
 
 
 @njit(cache=True, nogil=True)
-def route(values, codes, weights, kind, attribute, threshold, map_start, maps, child_start, n_child, share,
-          majority, s_start, s_count, s_kind, s_attribute, s_threshold, s_map_start, s_reversed, mode,
-          node_values, out_values, y, node_totals, leaf_of):
-    """Send every row down the tree from the root (flat node 0; a node's children are
-    consecutive from child_start[node]).
+def route(rows, tests, surrogates, mode, majority, out):
+    """Send every row (`layout.Rows`) down the tree from the root (`layout.FlatTests`: flat node
+    0; a node's children are consecutive from child_start[node]).
 
     A row whose branch is unknown at a node (a missing value, or a value the test never saw)
     tries the node's surrogates in rank order; if none can tell, with mode SHARE it goes down
     every branch with weight times the branch's share (C4.5), with mode FOLLOW down the
     `majority` branch, and where that is -1 (rpart's tie) it ends at the node.
-    Outputs, each skipped when empty: out_values[row] += weight * node_values[node] where the
-    row's weight ends; node_totals[node, y[row]] += the weight reaching each node; leaf_of[row]
-    = the node where the row's largest weight ends."""
+    Outputs (`layout.Routed`), each skipped when empty: values[row] += weight * node_values[node]
+    where the row's weight ends; node_totals[node, y[row]] += the weight reaching each node;
+    leaf_of[row] = the node where the row's largest weight ends."""
+    values, codes, weights = rows
+    kind, attribute, threshold, map_start, maps, child_start, n_child, share, node_values = tests
+    out_values, y, node_totals, leaf_of = out
     n_rows = weights.shape[0]
     n_nodes = kind.shape[0]
     stack_node = np.empty(n_nodes, dtype=np.int64)
@@ -100,7 +92,7 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
         # the common case first: one branch at every node, down to a leaf
         node = 0
         wt = weights[r]
-        while kind[node] != 0:
+        while kind[node] != 0:  # (the test written out: a helper handed the arrays costs several times it)
             a = attribute[node]
             if kind[node] == 1:
                 b = value_branch(values[r, a], threshold[node])
@@ -124,10 +116,13 @@ def route(values, codes, weights, kind, attribute, threshold, map_start, maps, c
                 node_totals[node, y[r]] += wt
             b = -2
             if kind[node] != 0:
-                b = branch(node, r, kind, attribute, threshold, map_start, maps, values, codes)
-                if b < 0 and s_count[node] > 0:
-                    b = surrogate_branch(node, r, s_start, s_count, s_kind, s_attribute, s_threshold,
-                                         s_map_start, s_reversed, maps, values, codes)
+                a = attribute[node]
+                if kind[node] == 1:
+                    b = value_branch(values[r, a], threshold[node])
+                else:
+                    b = code_branch(codes[r, a], maps, map_start[node])
+                if b < 0 and surrogates.count[node] > 0:
+                    b = surrogate_branch(node, r, surrogates, maps, rows)
                 if b < 0 and mode == FOLLOW:
                     b = majority[node]
                     if b < 0:

@@ -97,10 +97,11 @@ def weakest_links(tree: Tree, risk: str = "impurity") -> list[WeakestLink]:
     shown, shown_g = np.empty((links, SHOWN), np.int64), np.empty((links, SHOWN))
     end, parent = np.array(end, dtype=np.int64), np.array(parent, dtype=np.int64)
     done = 0
+    subtrees = kernels.Subtrees(own, below, leaves, end, parent, order, internal)
+    sequence = kernels.Links(picked, risk_subtree, n_leaves, shown, shown_g)
     while internal[0]:  # compiled, a few hundred links at a time between the time budget's checks
         budget.check_time()
-        done = kernels.weakest_links(own, below, leaves, end, parent, order, internal, 256,
-                                     picked, risk_subtree, n_leaves, shown, shown_g, done)
+        done = kernels.weakest_links(subtrees, 256, sequence, done)
     listed = _Listed(np.array([node.id for node in nodes], dtype=np.int64), shown[:done], shown_g[:done])
     alphas, picked, risk_subtree, n_leaves = (shown_g[:done, 0].tolist(), picked[:done].tolist(),
                                               risk_subtree[:done].tolist(), n_leaves[:done].tolist())
