@@ -44,7 +44,8 @@ from pathlib import Path
 import numpy as np
 
 SMALL = 4096  # elements of a call's largest array, at most, to be interpreted while warming
-BUDGET = 0.03  # seconds of a thread's processor time in interpreted kernels, while warming (PlayTennis's fit: 0.001 s)
+BUDGET = 0.03  # seconds of a thread's processor time in interpreted kernels, while warming (a bundled table's fit
+#               takes a small part of it; a cross-validation more)
 COMPILED, INTERPRETED, WARMING = "compiled", "interpreted", "warming"
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None

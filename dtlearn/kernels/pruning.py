@@ -103,10 +103,8 @@ def weakest_links(tree, limit, links, done):
     ancestors only: each gets a new version and a new entry, and entries of an old version or of
     a node pruned away are dropped when they come up. When the ancestors are more than a new heap
     costs (a deep chain), the heap is made again instead. A link costs about depth x log(nodes),
-    not a pass over every internal node: `pruning.weakest_links` of a 400,000-row tree (25,428
-    leaves, 14,696 links) went from 2.3 to 0.23 s. The worst case, a chain pruned link by link
-    from its foot, makes a new heap at each link where a pass was made: 1.7 s for 20,000 links,
-    against 1.5 s."""
+    not a pass over every internal node; the worst case, a chain pruned link by link from its
+    foot, makes a new heap at each link, about the cost of such a pass."""
     own, below, leaves, end, parent, order, internal = tree
     out_node, out_risk_subtree, out_leaves, out_shown, out_g = links
     shown = out_shown.shape[1]
