@@ -112,6 +112,9 @@ def test_each_tree_reads_at_14_px_on_a_1280x720_projector(offline, slides):
 def test_the_deck_scales_to_a_smaller_window(offline):
     page, _, _ = offline
     page.set_viewport_size({"width": 640, "height": 480})
+    # the deck rescales on the window's resize event, which a loaded machine may deliver late
+    page.wait_for_function("() => Math.abs(document.getElementById('deck').getBoundingClientRect().width - 640) < 1",
+                           timeout=10_000)
     box = page.evaluate("() => { const r = document.getElementById('deck').getBoundingClientRect();"
                         " return [r.left, r.top, r.width, r.height]; }")
     assert box == pytest.approx([0, 60, 640, 360], abs=1)  # 1280x720 at half size, letterboxed
