@@ -24,7 +24,7 @@ from .conditions import MultiwayTest, ThresholdTest
 from .rules import NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED
 from .splits import AttributeBest, Bests, attribute_block, block_best, choose, correction_of, split_limits
 from .surrogates import SortedValues, find_surrogates
-from .routing import surrogate_branches, test_map
+from .routing import surrogate_branches, code_map
 from .summary import summarize_many
 
 # why a node became a leaf (in the order the rules are tried; induction words them)
@@ -587,7 +587,7 @@ def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, winner
             t_threshold[i] = test.threshold
         else:
             c_attribute[i] = plan.code_row[j]
-            lookup = test_map(test, encoded.categories(test.attribute))
+            lookup = code_map(test, encoded.categories(test.attribute))
             map_start[i] = offset + 1
             maps.append(lookup)
             offset += len(lookup)

@@ -2,7 +2,7 @@
 
 The rule: a threshold test sends a value <= t to branch 0, a larger one to branch 1, a missing
 value nowhere (-1); a categorical test maps the value's code through `value_map` (-1: it cannot
-place the value), and a value never seen in training by its own rule (`test_map`). It is written
+place the value), and a value never seen in training by its own rule (`code_map`). It is written
 once, compiled (`kernels.routing.value_branch`, `code_branch`), and applied here to a column of
 training rows (`branches`), by the engine to a level's rows, and by `kernels.route` to every row
 down a whole tree.
@@ -42,7 +42,7 @@ def branches(encoded, test, rows: np.ndarray) -> np.ndarray:
     if isinstance(test, ThresholdTest):
         kernels.branches_by_threshold(encoded.numeric(test.attribute)[rows], test.threshold, out)
     else:
-        lookup = test_map(test, encoded.categories(test.attribute))
+        lookup = code_map(test, encoded.categories(test.attribute))
         kernels.branches_by_code(encoded.codes(test.attribute)[rows], lookup, 1, out)
     return out
 
@@ -56,7 +56,7 @@ def value_map(test, categories) -> np.ndarray:
     return np.array([0 if c in left else 1 for c in categories], dtype=np.int64)
 
 
-def test_map(test, categories) -> np.ndarray:
+def code_map(test, categories) -> np.ndarray:
     """A categorical test's map as the kernels read it (`code_branch`, from position 1): first
     where a value never seen in training goes (a subset test: its second branch; a multiway
     test: nowhere, -1), then `value_map`."""
@@ -64,7 +64,7 @@ def test_map(test, categories) -> np.ndarray:
 
 
 def surrogate_map(test, categories) -> np.ndarray:
-    """A categorical surrogate's map, as `test_map`: a value it never saw, or one neither side
+    """A categorical surrogate's map, read as `code_map`'s: a value it never saw, or one neither side
     lists, it cannot tell (-1); the others go to the primary branch its side stands for."""
     known, inside = set(test.left) | set(test.right), set(test.left)
     return np.array([-1] + [(0 if c in inside else 1) if c in known else -1 for c in categories], dtype=np.int64)
@@ -318,7 +318,7 @@ def flatten(root, regression: bool, surrogates: bool) -> FlatTree:
         else:
             kind[i] = CODE_KIND
             map_start[i] = len(maps) + 1
-            maps.extend(test_map(test, vocabulary[index[test.attribute]]).tolist())
+            maps.extend(code_map(test, vocabulary[index[test.attribute]]).tolist())
         if surrogates:
             sizes = [child.weight for child in node.children]
             majority[i] = int(np.argmax(sizes)) if len(set(sizes)) > 1 else -1
