@@ -15,37 +15,23 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import re
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
 import dtlearn
-from dtlearn import layout
+from dtlearn import framing, layout
+from dtlearn.framing import PX_PER_PT, Laid  # noqa: F401 (PX_PER_PT: pages/stage.py reads it from here)
 from pages import jobs, store
 
-PX_PER_PT = 4 / 3
-_HEAD = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s')
-_NOISE = re.compile(r"<!--.*?-->|<title>.*?</title>", re.S)  # comments repeat names; titles are tooltips "n3"
-_FONT_SIZE = re.compile(r'<text [^>]*font-size="([\d.]+)"')
 ALT = "decision tree"
 SECONDS = 60  # a layout made off a page (a download, the next step prepared): as long as a page may wait
 
 
 @dataclass(frozen=True)
-class Drawing:
-    """A tree laid out by `dot`, and its natural size in px. `rest` is the SVG after its tag's
-    width and height."""
-
-    rest: str
-    width: float
-    height: float
-    smallest_pt: float = 14.0  # the smallest font size of its text, in the SVG's units (points)
-
-    def svg(self, scale: float = 1.0) -> str:
-        """The SVG document, `scale` times its natural size."""
-        return f'<svg width="{self.width * scale:.0f}px" height="{self.height * scale:.0f}px" {self.rest}'
+class Drawing(Laid):
+    """A tree laid out by `dot` (`dtlearn.framing.Laid`), as a page sends it to the browser."""
 
     def data_url(self) -> str:
         """The SVG at its natural size as a data URL (base64: only letters reach the page)."""
@@ -86,17 +72,10 @@ tree_svg.cache_clear = _DRAWINGS.clear
 
 
 def _layout(dot: str) -> Drawing | None:
-    output = layout.run_dot(dot, "svg")
-    if output is None:
-        # no `dot`; or it refused the source (dtlearn's DOT passes it, tests/test_fuzz_files.py):
-        # the browser draws it instead, never a traceback
-        return None
-    svg = output.decode("utf-8")
-    svg = _NOISE.sub("", svg[svg.index("<svg"):])
-    head = _HEAD.match(svg)
-    sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
-    return Drawing(" ".join(svg[head.end():].split()), float(head[1]) * PX_PER_PT, float(head[2]) * PX_PER_PT,
-                   min(sizes) if sizes else 14.0)
+    # None: no `dot`, or it refused the source (dtlearn's DOT passes it, tests/test_fuzz_files.py):
+    # the browser draws it instead, never a traceback
+    laid = framing.laid_out(dot)
+    return None if laid is None else Drawing(laid.rest, laid.width, laid.height, laid.smallest_pt)
 
 
 _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dtlearn-prefetch", initializer=jobs.lower_priority)
