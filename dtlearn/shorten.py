@@ -156,3 +156,14 @@ def codes(names: Sequence[str]) -> list[str]:
 
 def _distinct(items: list[str]) -> bool:
     return len(set(items)) == len(items)
+
+
+def shown_candidate(row) -> str:
+    """A candidate table row's test as a cell, a menu or a slide shows it: a long name or value
+    cut, `<=` as `≤`, a multiway split as "(by value)"."""
+    attribute = str(row["attribute"])
+    if row["kind"] == "multiway":
+        return f"{shown(attribute)} (by value)"
+    test = str(row["test"])
+    rest = test[len(attribute):].strip() if test.startswith(attribute) else test
+    return f"{shown(attribute)} {shown_branch(rest)}".replace("<=", "≤")

@@ -27,7 +27,8 @@ from . import derivation, framing
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
 from .settings import PRESET
-from .shorten import LABEL_CHARS, shown, shown_branch, visible
+from .shorten import LABEL_CHARS, shown, visible
+from .shorten import shown_candidate as candidate_text
 from .steps import SPLIT
 from .table import listed_table
 from .typeset import file_stem
@@ -203,16 +204,6 @@ def _cell(value, digits: int | None) -> str:
     except (TypeError, ValueError):
         return visible(value)
     return "–" if number != number else derivation.number(number, digits)
-
-
-def candidate_text(row) -> str:
-    """A candidate test as a cell shows it: a long name or value cut."""
-    attribute = str(row["attribute"])
-    if row["kind"] == "multiway":
-        return f"{shown(attribute)} (by value)"
-    test = str(row["test"])
-    rest = test[len(attribute):].strip() if test.startswith(attribute) else test
-    return f"{shown(attribute)} {shown_branch(rest)}".replace("<=", "≤")
 
 
 def formula_chunks(tree, step, digits: int | None) -> list[tuple]:

@@ -9,6 +9,7 @@ from dtlearn.formatting import label
 from dtlearn.measures import RANKED_BY
 from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible
+from dtlearn.shorten import shown_candidate as candidate_text  # pages import it from here
 from pages import common
 
 MEASURES = {key: q.heading for key, q in QUANTITIES.items() if key != "score"}  # column -> heading
@@ -16,14 +17,7 @@ CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
 CHAR_PX = 8  # a generous width of one character of the table's 14 px type (Source Sans: 3-8 px)
 RANKED_NAMES = {key: QUANTITIES[key].heading for key in ("gain", "gini_gain", "gain_ratio", "score")}
-def candidate_text(row) -> str:
-    """The test as a cell shows it: a long name or value cut (dtlearn.shorten), the rest kept."""
-    attribute = str(row["attribute"])
-    if row["kind"] == "multiway":
-        return f"{shown(attribute)} (by value)"
-    test = str(row["test"])
-    rest = test[len(attribute):].strip() if test.startswith(attribute) else test
-    return f"{shown(attribute)} {shown_branch(rest)}".replace("<=", "≤")
+
 
 
 def branches_text(row) -> str:
