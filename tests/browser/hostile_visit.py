@@ -5,17 +5,19 @@ meanwhile: what tests/browser/test_hostile_server.py asserts and benchmarks/benc
 sidebar's "Use …" buttons: the student who asks for all of them), then opens each page of the
 menu in turn (the Step page at its last step, Practice in each mode), timing each from the click
 to the script run's end (Streamlit's `script_finished`, read from the websocket) and the page idle.
-`HealthProbe` asks /_stcore/health every `every` seconds from a thread of its own and keeps each
+`HealthProbe` asks /_stcore/health every `every` seconds from a process of its own and keeps each
 answer's time (a failure or a timeout counts as the timeout).
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -106,35 +108,34 @@ def visit(page, url: str, path: str, algorithm: str, timeout: float) -> Visit:
 
 
 class HealthProbe:
-    """/_stcore/health asked every `every` seconds in a thread: each answer's time, in seconds."""
+    """/_stcore/health asked every `every` seconds by a process of its own: each answer's time, in
+    seconds. A thread of the test's process would count the test's own work (Playwright's callbacks,
+    parsing the websocket's frames) against the server."""
 
     def __init__(self, url: str, every: float = 0.2, timeout: float = 5.0) -> None:
-        self.url, self.every, self.timeout = f"{url}/_stcore/health", every, timeout
+        self.args = [sys.executable, str(Path(__file__).with_name("health_probe.py")), f"{url}/_stcore/health",
+                     str(every), str(timeout)]
         self.times: list[float] = []
         self.failures: list[str] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="health-probe", daemon=True)
+        self._process: subprocess.Popen | None = None
+        self._reader = threading.Thread(target=self._read, name="health-probe", daemon=True)
 
     def __enter__(self) -> "HealthProbe":
-        self._thread.start()
+        self._process = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._reader.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
+        self._process.stdin.close()  # the probe's signal to stop
+        self._reader.join()
+        self._process.wait()
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            start = time.monotonic()
-            try:
-                with urllib.request.urlopen(self.url, timeout=self.timeout) as response:
-                    ok = response.read().decode().strip() == "ok"
-                if not ok:
-                    self.failures.append("not ok")
-            except OSError as error:
-                self.failures.append(str(error))
-            self.times.append(time.monotonic() - start)
-            self._stop.wait(max(self.every - (time.monotonic() - start), 0))
+    def _read(self) -> None:
+        for line in self._process.stdout:
+            seconds, _, failure = line.rstrip("\n").partition(" ")
+            self.times.append(float(seconds))
+            if failure:
+                self.failures.append(failure)
 
     @property
     def worst(self) -> float:

@@ -17,7 +17,6 @@ from hostile_files import hostile_files
 from tests.browser.hostile_visit import HealthProbe, visit
 
 HEALTH_SECONDS = 1.0
-STALLED = 3.0  # an answer this late would look like a server down
 PAGE_SECONDS = 60  # pages/common.py PAGE: the app's budget
 GRACE = 5
 
@@ -41,9 +40,6 @@ def test_the_health_check_answers_while_a_session_works_through_every_page(serve
     assert not slow, slow
     assert len(done.seconds) >= 8 + 4  # every page, Practice's modes
     assert not health.failures, health.failures[:5]
-    # the goal is every answer within 1 s; on a machine other jobs share, a pass of Python's
-    # collector still holds the interpreter up to ~1.5 s now and then: 1 in 200 answers may be
-    # late, none past STALLED (the server never stops answering)
     late = sorted(t for t in health.times if t >= HEALTH_SECONDS)
-    said = f"{len(late)} of {len(health.times)} answers took {HEALTH_SECONDS} s or more: {late[-5:]}"
-    assert len(late) <= len(health.times) // 200 and (not late or late[-1] < STALLED), said
+    print(f"health: {len(health.times)} answers, worst {health.worst:.3f} s")
+    assert not late, f"{len(late)} of {len(health.times)} answers took {HEALTH_SECONDS} s or more: {late[-5:]}"
