@@ -15,6 +15,7 @@ MISSING = "(missing)"
 UNSEEN = "(a value the tree never saw)"
 COLUMNS = 2  # widgets per row of the form (beside the prediction)
 MAX_INPUTS = 40  # nobody fills more; and Streamlit takes longer for each widget the more there are
+MAX_MENU = 500  # values a menu offers; past it the value is typed (a menu of 50,000 is sent whole to the browser)
 
 
 def keys(v) -> tuple[str, dict]:
@@ -26,6 +27,11 @@ def keys(v) -> tuple[str, dict]:
 
 
 SAVED = "predict_example"  # widget key -> value of the last example: Streamlit forgets widgets off the page
+
+
+def typed(v, attribute: str) -> bool:
+    """Whether `attribute` is asked in a text box (a categorical one with more than MAX_MENU values)."""
+    return v.data.kinds[attribute] == "categorical" and v.data.frame[attribute].nunique() > MAX_MENU
 
 
 def options(v, attribute: str) -> list[str]:
@@ -63,14 +69,17 @@ def fill_from_row(v) -> None:
     row = min(max(int(st.session_state.get(row_key) or 1), 1), len(v.data.frame))
     cells = v.data.frame.iloc[row - 1]
     for attribute, key in widget_keys.items():
-        st.session_state[key] = widget_value(v, attribute, cells[attribute])
+        value = widget_value(v, attribute, cells[attribute])
+        st.session_state[key] = "" if value == MISSING and typed(v, attribute) else value
 
 
 def example_of(v, chosen: dict) -> dict:
-    """The widgets' values as an example for dtlearn.explain: MISSING -> None, UNSEEN -> a
-    value the training data does not hold."""
+    """The widgets' values as an example for dtlearn.explain: MISSING (or an empty text box) ->
+    None, UNSEEN -> a value the training data does not hold; a typed value as typed."""
     example = {}
     for attribute, value in chosen.items():
+        if isinstance(value, str) and typed(v, attribute):
+            value = value.strip() or MISSING
         if value == MISSING or value is None:
             example[attribute] = None
         elif value == UNSEEN and v.data.kinds[attribute] == "categorical":
@@ -117,7 +126,14 @@ def example_ui(v) -> dict:
         columns = st.columns(COLUMNS)
         for i, attribute in enumerate(inputs):
             key, where = widget_keys[attribute], columns[i % COLUMNS]
-            if v.data.kinds[attribute] == "categorical":
+            if typed(v, attribute):
+                if not isinstance(state.get(key), str) or state[key] == MISSING:
+                    state[key] = ""
+                where.text_input(md(attribute), key=key, placeholder="(missing)",
+                                 help=f"{v.data.frame[attribute].nunique():,} values: too many for a menu. Type one "
+                                      "as the Data page shows it; empty: missing; any other: a value the tree never "
+                                      "saw.")
+            elif v.data.kinds[attribute] == "categorical":
                 choices = options(v, attribute)
                 if state.get(key) not in choices:
                     state[key] = MISSING

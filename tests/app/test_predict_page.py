@@ -3,6 +3,7 @@ followed down the tree; what it shows must be what dtlearn's Tree.predict says."
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import dtlearn
@@ -139,3 +140,35 @@ def test_the_example_survives_a_visit_to_another_page(open_app):
     app.assert_clean()
     assert app.at.selectbox(key=key("tennis", "outlook")).value == "(missing)"
     assert "outlook is missing" in lines(app)
+
+
+def test_an_attribute_of_many_values_is_typed_not_picked_from_a_menu(open_app):
+    # 600 codes over 1,500 rows (kept as an attribute: fewer values than half the rows); the class is
+    # the code's parity, so the tree tests `code` and an example's code decides its class
+    codes = [f"c{i:03d}" for i in range(600)] * 2 + [f"c{i:03d}" for i in range(300)]
+    frame = pd.DataFrame({"code": codes, "noise": [i % 3 for i in range(1500)],
+                          "y": ["even" if int(c[1:]) % 2 == 0 else "odd" for c in codes]})
+    app = open_app(dataset="tennis", algo="id3", page="predict")
+    app.set("selectbox", "dataset", "__upload__")
+    app.at.file_uploader(key="upload_file").upload("codes.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    app.assert_clean()
+    assert not [s for s in app.at.selectbox if s.label == "code"]  # no menu of 600 values
+    def box():
+        (found,) = [t for t in app.at.text_input if t.label == "code"]
+        return found
+
+    assert box().value == "c000"  # training row 1's value
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "id3")
+    for typed, expected in (("c017", "odd"), ("c204", "even")):
+        box().set_value(typed)
+        app.at.button(key=FORM_SUBMIT).click().run()
+        app.assert_clean()
+        assert shown_prediction(app) == expected == tree.predict(example_frame(tree, {"code": typed, "noise": 0}))[0]
+    box().set_value("zzz")  # a value no training row has: the tree's rule for an unseen value, in words
+    app.at.button(key=FORM_SUBMIT).click().run()
+    app.assert_clean()
+    assert "code = zzz, a value the tree never saw" in lines(app)
+    box().set_value("")
+    app.at.button(key=FORM_SUBMIT).click().run()
+    app.assert_clean()
+    assert "code is missing" in lines(app)
