@@ -20,6 +20,8 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
 import dtlearn
 from dtlearn import framing, layout
 from dtlearn.framing import PX_PER_PT, Laid  # noqa: F401 (PX_PER_PT: pages/stage.py reads it from here)
@@ -104,14 +106,32 @@ def prefetch(dot: str, *more: Callable[[], object]) -> Future:
     return future
 
 
-def in_background(work: Callable[[], object]) -> Future:
+def this_session() -> str | None:
+    """The id of the browser session whose script is running (None outside a script run)."""
+    return getattr(get_script_run_ctx(), "session_id", None)
+
+
+_AHEAD: dict[object, Future] = {}  # a session's work for its next click, not yet started
+
+
+def in_background(work: Callable[[], object], session: object = None) -> Future:
     """Runs `work` on the prefetch thread (after the jobs before it), for at most SECONDS:
-    preparing what the next click will need, off the script's thread."""
+    preparing what the next click will need, off the script's thread. Given the `session` it
+    prepares for, a job of that session's still waiting is dropped: a student clicking Next ten
+    times queues one step's work, not ten."""
     def bounded() -> object:
         with dtlearn.budget.within(dtlearn.Budget(wall=SECONDS)):
             return work()
 
-    return _BACKGROUND.submit(bounded)
+    future = _BACKGROUND.submit(bounded)
+    if session is not None:
+        with _LOCK:
+            stale = _AHEAD.get(session)
+            _AHEAD[session] = future
+        if stale is not None:
+            stale.cancel()  # no effect once it runs: it then ends within SECONDS
+        future.add_done_callback(lambda done: _AHEAD.pop(session, None) if _AHEAD.get(session) is done else None)
+    return future
 
 
 def drawing_of(dot: str) -> Drawing | None:

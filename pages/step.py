@@ -293,4 +293,4 @@ if k < tree.total_steps:  # the likely next click: made ready while the student 
         stage.fitted(after, following.node_id, wanted, highlight=following.node_id, digits=digits)
         following.candidates
 
-    drawing.in_background(ahead)
+    drawing.in_background(ahead, session=drawing.this_session())

@@ -116,3 +116,17 @@ def test_a_source_dot_refuses_is_drawn_by_the_browser_not_a_traceback(dot_progra
     with pytest.raises(graphviz.CalledProcessError):
         graphviz.Source(refused).pipe(format="svg")
     assert drawing.tree_svg(refused) is None and drawing.render(refused, "png") is None
+
+
+def test_a_session_clicking_on_queues_one_next_step_not_every_one():
+    import threading
+
+    release, runs = threading.Event(), []
+    busy = drawing.in_background(release.wait)  # the prefetch thread is at another job
+    queued = [drawing.in_background(lambda k=k: runs.append(k), session="a") for k in range(5)]
+    other = drawing.in_background(lambda: runs.append("b"), session="b")
+    release.set()
+    busy.result(), queued[-1].result(), other.result()
+    assert all(f.cancelled() for f in queued[:-1])  # the student moved on before they started
+    assert runs == [4, "b"]  # the latest step of each session, in order
+    assert not drawing._AHEAD  # nothing kept once done
