@@ -33,7 +33,7 @@ LAYERS = [
     "evaluation", "explain",
     "api", "comparison", "by_hand", "catalog", "derivation", "answers", "mistakes", "grading", "quiz", "display",
     "typeset", "spreadsheet", "pdflatex", "worksheet", "variant_draw", "variant_checks", "variants", "class_sheets",
-    "lms_items", "lms_moodle", "lms_qti", "lms_nbgrader",
+    "roster", "lms_items", "lms_moodle", "lms_qti", "lms_nbgrader",
     "record", "warmup",
     "framing", "mathml", "slides", "slides_html", "slides_tex",
     "cli_variants", "cli", "sklearn", "__init__", "__main__",
