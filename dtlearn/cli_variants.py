@@ -2,6 +2,7 @@
 
     python -m dtlearn variants tennis -a id3 --students 30 --seed 7 --steps 1-2 --out class
     python -m dtlearn variants exam.csv --ids ids.txt --seed 7 --steps 1-2 --max-node-rows 14 --same-shape --out class
+    python -m dtlearn variants tennis --students 30 --seed 7 --steps 1-2 --out class --moodle --qti --nbgrader course
 
 One sheet per student (PDF when pdflatex is installed, else LaTeX; `--tex` for LaTeX anyway),
 each variant's table as CSV, and the key (`class_sheets.class_files`). `cli` hands over the
@@ -15,6 +16,7 @@ from pathlib import Path
 from .class_sheets import class_files, file_names
 from .data import DataError
 from .lms_moodle import moodle_xml
+from .lms_nbgrader import write_assignment
 from .lms_qti import qti_package
 from .pdflatex import INSTALL, available
 from .variants import Constraints, class_set
@@ -47,6 +49,9 @@ def add_arguments(command) -> None:
                          "category, one Cloze question per student) for Moodle's question bank")
     command.add_argument("--qti", action="store_true", help="also write the class as a QTI 2.1 package (a zip) "
                          "for Canvas, Blackboard and other LMSs")
+    command.add_argument("--nbgrader", metavar="DIR", help="also write the class as an nbgrader assignment into the "
+                         "course folder DIR (source/<assignment>/: one notebook for the class, each student's table "
+                         "in it, autograded by dtlearn)")
 
 
 def span(text: str | None, name: str) -> tuple[int, int] | None:
@@ -93,6 +98,9 @@ def run(options, data, settings: dict, dataset: str) -> str:
         if getattr(options, flag, False):
             (folder / name).write_bytes(export(variants, dataset))
             wrote.append(words)
+    if getattr(options, "nbgrader", None):
+        notebook = write_assignment(variants, dataset, options.nbgrader)
+        wrote.append(f"an nbgrader assignment in {notebook.parent}")
     kind = "PDF" if pdf else "LaTeX"
     note = "" if pdf or options.tex else f" (pdflatex is not installed: {INSTALL} for PDFs)"
     also = f", {' and '.join(wrote)}" if wrote else ""

@@ -180,6 +180,17 @@ def test_the_zip_holds_the_course_files(variants):
     assert "shown" not in json.dumps(record) and "0.246" not in json.dumps(record)
 
 
+def test_the_command_line_writes_the_assignment_into_a_course(tmp_path, capsys):
+    from dtlearn.cli import main
+    course = tmp_path / "course"
+    assert main(["variants", "tennis", "-a", "id3", "--students", "2", "--seed", "7", "--steps", "1",
+                 "--out", str(tmp_path / "class"), "--tex", "--nbgrader", str(course)]) == 0
+    folder = course / "source" / "PlayTennis-id3-step-1"  # named as the class's other files
+    assert f"an nbgrader assignment in {folder}" in capsys.readouterr().out
+    assert sorted(p.name for p in folder.iterdir()) == sorted([CLASS_FILE, "PlayTennis-id3-step-1.ipynb"])
+    assert sorted(json.loads((folder / CLASS_FILE).read_text(encoding="utf-8"))["students"]) == ["1", "2"]
+
+
 def test_a_bad_assignment_name_is_refused(variants):
     from dtlearn.data import DataError
     with pytest.raises(DataError, match="assignment name takes 1 to 64 letters"):
