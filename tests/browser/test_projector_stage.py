@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from tests.browser.hostile_visit import Runs, idle
+
 pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore:Session-scoped fixtures defined as instance methods")]
 
@@ -54,6 +56,7 @@ def test_every_step_is_whole_and_legible_on_the_first_screen(browser, app_url, w
                                                             dataset, algorithm, every):
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=zoom)
     page = context.new_page()
+    runs = Runs(page)  # the stage of the step asked for, not the last one's still on screen
     page.goto(f"{app_url}/step?dataset={dataset}&algo={algorithm}&step=0&projector=1")
     page.get_by_text(re.compile(r"^Step 0 of \d+")).first.wait_for(timeout=30_000)
     settled(page)
@@ -62,9 +65,11 @@ def test_every_step_is_whole_and_legible_on_the_first_screen(browser, app_url, w
     failures = []
     for k in steps:
         if k:
+            before = runs.finished
             page.goto(f"{app_url}/step?dataset={dataset}&algo={algorithm}&step={k}&projector=1") if every else \
                 page.keyboard.press("PageDown")
             page.get_by_text(re.compile(rf"^Step {k} of {total}")).first.wait_for(timeout=30_000)
+            idle(page, runs, before, timeout=60)
         settled(page)
         seen = page.evaluate(MEASURE)
         assert seen["scrolled"] == 0
