@@ -36,15 +36,15 @@ APP = str(ROOT / "app.py")
 CASES = [("tennis", "id3"), ("iris", "cart"), ("iris", "c45")]
 
 
-SCRIPT_MS: list[float] = []  # the app's own run (app.main), measured inside each AppTest rerun
+SCRIPT_MS: list[float] = []  # the app's own run (router.main), measured inside each AppTest rerun
 
 
 def time_the_script() -> None:
-    """Wrap pages.common.routing, which app.main enters once per run, with a stopwatch (once)."""
+    """Wrap pages.router.routing, which router.main enters once per run, with a stopwatch (once)."""
     sys.path.insert(0, str(ROOT))
-    from pages import common
+    from pages import router
 
-    routing = common.routing
+    routing = router.routing
     if getattr(routing, "timed", False):
         return
 
@@ -56,7 +56,7 @@ def time_the_script() -> None:
         SCRIPT_MS.append(1000 * (time.perf_counter() - start))
 
     timed.timed = True
-    common.routing = timed
+    router.routing = timed
 
 
 def step_times(name: str, algorithm: str) -> tuple[list[float], list[float], list[float], int]:
@@ -65,7 +65,7 @@ def step_times(name: str, algorithm: str) -> tuple[list[float], list[float], lis
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update({"dataset": name, "algo": algorithm, "step": "0", "page": "step"})
     at.run()
-    time_the_script()  # after a first run: pages.common is then imported inside Streamlit's runtime
+    time_the_script()  # after a first run: pages.router is then imported inside Streamlit's runtime
     total = int(at.slider(key="step_slider").max)
     passes, script = [], []
     for _ in range(2):
@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true", help="only the server-side steps")
     args = parser.parse_args()
     print("Server side: one step (AppTest rerun after clicking Next), milliseconds;")
-    print("'script' is the app's own run inside it (app.main), the rest is Streamlit and AppTest")
+    print("'script' is the app's own run inside it (router.main), the rest is Streamlit and AppTest")
     print(f"{'dataset':>8} {'algorithm':>9} {'steps':>5} {'first visit median':>19} {'max':>6} "
           f"{'second pass median':>19} {'max':>6} {'script median':>14}")
     for name, algorithm in CASES:

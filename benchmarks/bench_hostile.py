@@ -88,7 +88,7 @@ def measure(name: str, file: hostile_files.Hostile, alone: int, settle: float, l
     try:
         other = Stepper(port)
         other.thread.start()
-        time.sleep(settle)  # the compiled kernels loaded in the background (pages/common.py kernels_warming)
+        time.sleep(settle)  # the compiled kernels loaded in the background (pages/computing.py kernels_warming)
         mark = len(other.times)
         while len(other.times) < mark + alone and other.thread.is_alive():
             time.sleep(0.1)

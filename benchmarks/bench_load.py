@@ -67,7 +67,7 @@ LINKS = [
     ("tree", "weather_numeric", "zaki"), ("step", "watermelon_3", "id3"), ("tree", "glass", "c45"),
     ("partitions", "iris", "cart"), ("step", "tennis", "zaki"),
 ]
-PREFIX = {"pruning": "prune_"}  # the stepper's keys on each page (pages/common.py stepper_ui)
+PREFIX = {"pruning": "prune_"}  # the stepper's keys on each page (pages/stepper.py stepper_ui)
 POSITION = re.compile(r"(\d+) of (\d+)$")  # the stepper slider's label: "Step 3 of 12", "Decision 1 of 4"
 STEP_TIMEOUT = 60.0  # seconds for one step (or the first page)
 FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR)
@@ -173,7 +173,7 @@ class Client:
             self.received(msg)
             if msg.WhichOneof("type") == "navigation":  # the page st.navigation runs: the frontend's next hash
                 self.page_hash = msg.navigation.page_script_hash
-            elif msg.WhichOneof("type") == "page_info_changed":  # the app rewrote the URL (app.save_url)
+            elif msg.WhichOneof("type") == "page_info_changed":  # the app rewrote the URL (address.save_url)
                 self.query = msg.page_info_changed.query_string
             read_forward(msg, run)
         run.seconds = time.perf_counter() - start

@@ -71,9 +71,9 @@ def child(path: str, algorithm: str) -> None:
             (widget.click() if kind == "button" else widget.set_value(True)).run()
         seconds = time.perf_counter() - start
         problems = [e.value for e in at.exception] + [e.value for e in at.error]
-        from pages import common  # imported by the app's first run
+        from pages import computing  # imported by the app's first run
 
-        print(json.dumps({"what": what, "s": seconds, "peak_mb": _peak_mb(), "store_mb": common.STORE.size / 2**20,
+        print(json.dumps({"what": what, "s": seconds, "peak_mb": _peak_mb(), "store_mb": computing.STORE.size / 2**20,
                           "problem": " ".join(problems[0].split())[:160] if problems else ""}), flush=True)
 
 

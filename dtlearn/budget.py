@@ -1,7 +1,7 @@
 """How much work one computation may do, and how far it has come.
 
 The library is unbounded by default: a script that fits a 12-million-node tree gets it. A
-caller that serves many people (the Streamlit app sets one `Budget`, in pages/common.py)
+caller that serves many people (the Streamlit app sets one `Budget`, in pages/computing.py)
 wraps each computation in `within(budget)`. The loops of growing, pruning and cross-validation
 call `check_time`, `check_nodes` and `check_cells` before the work they would do, and past a
 limit raise `TooCostly`: a `DataError` that names the settings that would make the work cheaper.

@@ -177,7 +177,7 @@ def literal(word: str) -> str:
 def md(value, specials: str = MARKDOWN_SPECIALS) -> str:
     r"""Plain text for Markdown: line breaks made spaces, every character Markdown (or a math
     renderer, or HTML) could read escaped with a backslash, a word that would be a link as code.
-    `specials`: PAGE_SPECIALS for a Streamlit page (pages.common.md).
+    `specials`: PAGE_SPECIALS for a Streamlit page (pages.wording.md).
 
     >>> print(md("a|b <script> $x$ see http://x.org"))
     a\|b \<script\> \$x\$ see `http://x.org`

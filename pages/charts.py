@@ -18,7 +18,7 @@ from dtlearn.export import PALETTE
 from dtlearn.shorten import shown, shown_names, visible
 
 from . import cut_labels
-from .common import plain
+from pages.wording import plain
 
 FONT = dict(size=16)
 MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio"}

@@ -9,8 +9,9 @@ from dtlearn.formatting import label
 from dtlearn.derivation import number
 from dtlearn.comparison import with_version
 from dtlearn.settings import OPTION, PRESET
-from pages import common, stage
-from pages.common import algorithm_title, md
+from pages import cached, session, stage, wording
+from pages.view import view
+from pages.wording import algorithm_title, md
 
 CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
 
@@ -20,7 +21,7 @@ def title(algorithm: str) -> str:
 
 
 def shown(value) -> str:
-    return "—" if value is None or value != value else number(value, common.digits())
+    return "—" if value is None or value != value else number(value, session.digits())
 
 
 def why_not(result) -> str:
@@ -37,7 +38,7 @@ def trees_ui(comparison) -> None:
     """The four trees at one scale (the largest at which each is legible in its half of the page,
     folded around its root where it must be), each pair's first disagreement marked in both."""
     results = comparison.results
-    digits = common.digits()
+    digits = session.digits()
     drawn = {}
     for r in comparison.applied:
         marks = comparison.first_differences(r.algorithm)
@@ -67,20 +68,20 @@ def trees_ui(comparison) -> None:
                                "get one branch per value.")
 
 
-v = common.view()
+v = view()
 c = v.choices
 # Each algorithm keeps its own criterion (it is what makes C4.5 C4.5); the other settings are shared.
 shared = tuple((name, value) for name, value in c.settings if name != "criterion")
-comparison = common.compared(c.source, c.target, c.kinds, shared, with_version(c.algorithm))
+comparison = cached.compared(c.source, c.target, c.kinds, shared, with_version(c.algorithm))
 c45 = next(a for a in with_version(c.algorithm) if PRESET[a].family == "c45")  # the version grown here
 regression = comparison.task == "regression"
 score = "MSE" if regression else "accuracy"
 
 limits = [f"{md(OPTION[name].summary or name)} {md(label(value)) if value is not None else md(OPTION[name].none)}"
           for name, value in shared if name in OPTION]
-line = " · ".join([f"**{md(v.title)}**", common.rows(len(v.data.frame)), f"target {md(v.data.target)}",
+line = " · ".join([f"**{md(v.title)}**", wording.rows(len(v.data.frame)), f"target {md(v.data.target)}",
                    f"{comparison.k}-fold cross-validation (stratified, seed {comparison.seed})", *limits])
-if common.projector():  # one compact line, as every page's header in projector mode
+if session.projector():  # one compact line, as every page's header in projector mode
     st.markdown(f"**Compare the algorithms** · {line}")
 else:
     st.title("Compare the algorithms")
@@ -91,13 +92,13 @@ INTRO = ("The same rows grown four ways: ID3 (Quinlan 1986) ranks by information
          "stopping at small or pure nodes. Each keeps its own split criterion; the sidebar's other settings "
          "apply to every algorithm that accepts them. The sidebar's algorithm menu picks which C4.5: the 1993 "
          "book's or Release 8 (Weka's J48).")
-if not common.projector():  # a projector's first screen is for the trees
+if not session.projector():  # a projector's first screen is for the trees
     st.caption(INTRO)
     st.subheader("The four trees")
     st.caption("Drawn at one scale, so their sizes compare; each marks in blue where it first differs from the "
                "others (the nodes of the table below).")
 trees_ui(comparison)
-if common.projector():
+if session.projector():
     st.caption(INTRO)
 
 st.subheader("Sizes and scores")

@@ -5,8 +5,9 @@ import streamlit as st
 import dtlearn
 from dtlearn import data_summary
 from dtlearn.shorten import shown, visible
-from pages import charts, common
-from pages.common import md
+from pages import cached, charts, session
+from pages.view import header, view
+from pages.wording import md
 from pages.tables import shortened_table
 
 PREVIEW_ROWS = 1000  # rows of the table sent to the browser (a 100 MB upload has a million)
@@ -29,15 +30,15 @@ def row_ui(frame) -> None:
     st.markdown("  \n".join(f"**{md(visible(name))}:** {md(visible(value))}" for name, value in cells.items()))
 
 
-v = common.view()
-common.header("Data" if common.projector() else f"Data: {md(shown(v.title))}", v)  # (the line names the data)
+v = view()
+header("Data" if session.projector() else f"Data: {md(shown(v.title))}", v)  # (the line names the data)
 if v.choices.is_upload:
     st.caption("Your uploaded file. It is read as text only; nothing in it is run.")
 else:
     info = dtlearn.dataset_info(v.choices.source)
     st.caption(f"{md(info.description)} Source: {md(info.source)}")
 
-summary = data_summary.column_summary(v.data, inferred=common.inferred_kinds(v.choices.source, v.choices.target))
+summary = data_summary.column_summary(v.data, inferred=cached.inferred_kinds(v.choices.source, v.choices.target))
 regression = v.tree.is_regression
 cells = st.columns(4)
 cells[0].metric("Rows", len(v.data.frame))

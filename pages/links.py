@@ -1,7 +1,7 @@
 """Reading a shared link: where every query parameter becomes a value the app uses, or a note.
 
 A link is typed, pasted, cut short or forged. Each reader returns the value, or raises
-ValueError with a short sentence saying what is wrong with it; the router (app.py `load_url`)
+ValueError with a short sentence saying what is wrong with it; the router (pages/address.py `load_url`)
 says that sentence in a note and keeps the default. A value is quoted back only when it is short
 and plain: never a 5,000-digit number, a path or markup, and never a traceback.
 

@@ -11,11 +11,12 @@ import dtlearn
 from dtlearn.formatting import label
 from dtlearn.partition import MAX_POINTS, default_bounds, drawn_sample
 from dtlearn.shorten import shown
-from pages import charts, common, stage
-from pages.common import md
+from pages import charts, pruning_view, session, stage, stepper
+from pages.view import header, view
+from pages.wording import md
 
-v = common.view()
-common.header("Partitions of the plane", v)
+v = view()
+header("Partitions of the plane", v)
 numeric = [a for a, kind in v.data.kinds.items() if kind == "numeric"]
 if len(numeric) < 2:
     st.info(f"This page needs two numeric attributes and {md(v.title)} has "
@@ -26,7 +27,7 @@ if len(numeric) < 2:
     st.stop()
 
 predicted = f"the mean {md(v.data.target)} it predicts" if v.tree.is_regression else "the class it predicts"
-if not common.projector():  # (a projector's first screen is for the plane)
+if not session.projector():  # (a projector's first screen is for the plane)
     st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
                f"axes: every leaf is a rectangle, coloured by {predicted}. Here the tree is grown on the "
                "two attributes alone, with the settings of the sidebar.")
@@ -35,7 +36,7 @@ if v.settings.algorithm == "id3":
             "This page grows the tree with **C4.5** instead (same depth, leaf size, purity and gain limits).")
 
 # The first two numeric attributes the full tree tests make the default axes (iris: petals); once
-# shown, the axes stay as they are when the algorithm or the step changes (app.keep_values).
+# shown, the axes stay as they are when the algorithm or the step changes (address.keep_values).
 used = [s.test.attribute for s in v.tree.steps if s.action == "split" and s.test.attribute in numeric]
 ordered = list(dict.fromkeys(used + numeric))
 for key, default in (("part_x", ordered[0]), ("part_y", ordered[1])):
@@ -49,7 +50,7 @@ def axes_ui(where) -> tuple[str, str]:
             right.selectbox("Vertical axis", numeric, key="part_y", format_func=shown))
 
 
-projector = common.projector()
+projector = session.projector()
 if projector:  # the axes fold into the stepper's row: the plane and the tree get the screen
     x, y = st.session_state["part_x"], st.session_state["part_y"]
 else:
@@ -60,14 +61,14 @@ if x == y:
         axes_ui(st)
     st.stop()
 
-tree = common.grow_on_pair(v.choices, x, y)
+tree = pruning_view.grow_on_pair(v.choices, x, y)
 if tree.pruning:
     st.info("Showing the tree pruned as on the Pruning page: after its growth, the steps undo cuts.")
 # This tree is not the Step page's (it sees two attributes): it has its own steps, and its own
 # step in the link (part_step), so no number here is another tree's.
 state = st.session_state
 if "part_step" not in state:
-    state["part_step"] = min(common.current_step(v.tree.total_steps), tree.total_steps)
+    state["part_step"] = min(stepper.current_step(v.tree.total_steps), tree.total_steps)
 k = min(max(int(state["part_step"]), 0), tree.total_steps)
 
 
@@ -76,9 +77,9 @@ def axes_popover(where) -> None:
         axes_ui(st)
 
 
-common.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step",
-                  current=lambda: min(max(int(state.get("part_step", 0)), 0), tree.total_steps),
-                  side=axes_popover if projector else None)
+stepper.stepper_ui(k, tree.total_steps, lambda to: state.update(part_step=to), slider_label="Step",
+                   current=lambda: min(max(int(state.get("part_step", 0)), 0), tree.total_steps),
+                   side=axes_popover if projector else None)
 if tree.total_steps != v.tree.total_steps or any(
         a.test != b.test for a, b in zip(tree.steps, v.tree.steps) if a.action == b.action == "split"):
     steps = f"{tree.total_steps} step{'s' if tree.total_steps != 1 else ''}"
@@ -112,7 +113,7 @@ figure, unlabelled = charts.partition_chart(rectangles, lines, frame, x, y, v.da
 plane.plotly_chart(figure, key="partition", width="content")
 with tree_column:
     marked = step.node_id if step else 0
-    stage.show("partitions", stage.fitted(partial, marked, box, highlight=marked, digits=common.digits()))
+    stage.show("partitions", stage.fitted(partial, marked, box, highlight=marked, digits=session.digits()))
 hidden = len(frame) - len(drawable)
 sample = (f" The points are drawn from a sample of {len(points):,} of {len(drawable):,} rows (the same rows every "
           "time, each class keeping its share); the rectangles are computed on every row."

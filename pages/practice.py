@@ -14,12 +14,13 @@ from dtlearn.formatting import label
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
-from pages import common, printing, quiz_state, stage
+from pages import cached, printing, quiz_state, session, stage, stepper, wording
+from pages.view import header, view
 from pages.tables import candidate_text, display_table
-from pages.common import md
+from pages.wording import md
 
-MODES = dict(zip(common.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Grow it by hand",
-                                         "Worksheet")))
+MODES = dict(zip(session.PRACTICE_MODES, ("Check my numbers", "Guess the next split", "Grow it by hand",
+                                          "Worksheet")))
 ICONS = {"right": ":material/check_circle:", "wrong": ":material/cancel:", "too_coarse": ":material/help:",
          "unreadable": ":material/help:", "half": ":material/contrast:"}
 
@@ -30,15 +31,15 @@ def step_label(step) -> str:
 
 
 def node_facts(tree, step) -> None:
-    st.markdown(f"**Node:** {common.in_words(step.path, step.n)}  \n"
-                f"**Rows:** {common.counts_text(tree.classes, step.class_weights)}")
+    st.markdown(f"**Node:** {wording.in_words(step.path, step.n)}  \n"
+                f"**Rows:** {wording.counts_text(tree.classes, step.class_weights)}")
 
 
 def pick_step(tree, key: str):
     """A growth step of the tree (the shared step when it is one)."""
     growth = quiz.questions(tree)
     if st.session_state.get(key) not in range(len(growth)):
-        shared = common.current_step(len(growth))
+        shared = stepper.current_step(len(growth))
         st.session_state[key] = max(shared - 1, 0)
     index = step_menu("Node (a step of the growth)", len(growth), key, lambda i: step_label(growth[i]))
     return growth[index]
@@ -149,7 +150,7 @@ def check_ui(v) -> None:
             f"{md(shown_branch(branch_text(b)))}: {'/'.join(label(round(c, 3)) for c in counts)}"
             for b, counts in zip(work.branches[:BRANCH_BOXES], work.counts)) + more)
         if work.missing.sum() > 0:
-            st.markdown(f"**Unknown value:** {common.counts_text(tree.classes, work.missing)} "
+            st.markdown(f"**Unknown value:** {wording.counts_text(tree.classes, work.missing)} "
                         "(C4.5 weights, Quinlan 1993)")
     results = st.container()  # the verdicts above the form: in view after the click, on a projector too
     entries = answers_form(tree, step, work)
@@ -187,7 +188,7 @@ def column_ui(v, step, rows: dict[int, str]) -> None:
 def show_column(step, key: str, entries: dict[int, str], root, rows: dict[int, str]) -> list:
     """Each candidate's verdict in one list, its worked formula under a wrong one; returns what the
     record keeps of them (`dtlearn.record.checked`)."""
-    digits = common.digits()
+    digits = session.digits()
     graded = grading.grade_column(step, key, entries, root=root, digits=digits)
     if not graded:
         st.info("Enter at least one answer, then check.")
@@ -256,7 +257,7 @@ def show_grades(work, entries) -> list:
     if not entries:
         st.info("Enter at least one answer, then check.")
         return []
-    digits = common.digits()
+    digits = session.digits()
     results = [(k, b, grading.grade(work, k, t, branch=b, digits=digits)) for k, b, t in entries]
     right = sum(r.right for _, _, r in results)
     st.subheader(f"{right} of {len(results)} right")
@@ -371,18 +372,18 @@ def guess_ui(v) -> None:
     key = _quiz_key(v)
     progress = quiz_state.load(key)
     index = min(progress.index, len(questions))
-    projector = common.projector()
+    projector = session.projector()
     asked = ""
     if index < len(questions) and projector:  # the node's facts are in the tree: the question says where
         where = "the root" if not questions[index].path else f"node {questions[index].node_id}"
-        asked = f" · what does {common.algorithm_title(tree.algorithm)} do at {where}?"
+        asked = f" · what does {wording.algorithm_title(tree.algorithm)} do at {where}?"
     st.markdown(f"**Score: {label(progress.score)} of {len(progress.answers)}** · question "
                 f"{min(index + 1, len(questions))} of {len(questions)}{asked}")
     if index >= len(questions):
         st.success(f"The tree is complete: {label(progress.score)} points of {len(questions)}.")
         st.button("Start again", on_click=_restart, args=(key,), key="quiz_restart")
         grown = tree.at_step(tree.growth_steps)
-        stage.show("quiz", stage.fitted(grown, grown.root.id, stage.box("quiz"), digits=common.digits()))
+        stage.show("quiz", stage.fitted(grown, grown.root.id, stage.box("quiz"), digits=session.digits()))
         return
     step = questions[index]
     if not projector:
@@ -426,8 +427,8 @@ def guess_ui(v) -> None:
         show(md(guess.message), icon=ICONS[guess.verdict])
     before = tree.at_step(step.number - 1)
     stage.show("quiz", stage.fitted(before, step.node_id, stage.box("quiz"), highlight=step.node_id,
-                                    digits=common.digits()))
-    if not common.projector():
+                                    digits=session.digits()))
+    if not session.projector():
         st.caption("Red border: the node to decide. Dashed: not decided yet.")
     if answered is not None and step.action == "split":
         table, config = display_table(step.candidates.frame(step.candidates.best_rows()), tree)
@@ -464,7 +465,7 @@ def hand_ui(v) -> None:
                          help="Both trees then grow on the other 75 % (stratified, seed 0) and are tested on "
                               "rows they have not seen.")
     try:
-        hand, algorithms, test = common.by_hand(v.choices, held_out, state["choices"])
+        hand, algorithms, test = cached.by_hand(v.choices, held_out, state["choices"])
     except ValueError as error:  # (a table too small to hold a quarter out: the split says so)
         hint = " Turn off the hold-out to grow both trees on every row." if held_out else ""
         st.error(f"{md(error)} Your choices are reset.{hint}")
@@ -494,7 +495,7 @@ def hand_ui(v) -> None:
         st.rerun()
     result = compare(hand, algorithms, test)
     show_comparison(result, held_out)
-    theirs_title = f"{common.algorithm_title(hand.algorithm)}'s tree"
+    theirs_title = f"{wording.algorithm_title(hand.algorithm)}'s tree"
     views = ("side by side", "your tree", theirs_title)
     shown = st.segmented_control("Show", views, key="hand_view", required=True, default=views[0],
                                  help="One tree at a time draws it at the page's full width (a projector).")
@@ -507,7 +508,7 @@ def hand_ui(v) -> None:
             st.markdown(title)
             where = "hand_" + ("yours" if name == "your tree" else "theirs") + ("_pair" if len(columns) == 2 else "")
             stage.show(where, stage.fitted(grown, grown.root.id if marked is None else marked, stage.box(where),
-                                           highlight=marked, digits=common.digits()))
+                                           highlight=marked, digits=session.digits()))
     if state["choices"]:
         st.button("Start again (the algorithm's tree)", key="hand_reset",
                   on_click=lambda: state.update(choices={}))
@@ -566,7 +567,7 @@ def worksheet_ui(v) -> None:
         first = last = 1
     else:
         first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
-    sheet = worksheet.worksheet(tree, first, last, digits=common.digits() or 6, dataset=v.title)
+    sheet = worksheet.worksheet(tree, first, last, digits=session.digits() or 6, dataset=v.title)
     shown_sheet = worksheet.preview(sheet)
     asked, shown_asked = (sum(len(p.questions) for p in s.parts) for s in (sheet, shown_sheet))
     whole = asked == shown_asked and len(sheet.columns) == len(shown_sheet.columns)
@@ -587,8 +588,8 @@ def worksheet_ui(v) -> None:
     st.markdown(worksheet.to_markdown(shown_sheet, show_solution))
 
 
-v = common.view()
-common.header("Practice", v)
+v = view()
+header("Practice", v)
 if v.tree.is_regression:
     st.info("Practice covers classification trees (entropy, gain, gain ratio, Gini). This target is numeric: "
             "choose a target with classes, or Task: Classification under *Missing values, priors, regression*.")
@@ -596,7 +597,7 @@ if v.tree.is_regression:
 if st.session_state.get("practice_mode") not in MODES:
     st.session_state["practice_mode"] = "check"
 mode = st.segmented_control("Mode", list(MODES), key="practice_mode", format_func=MODES.get, required=True,
-                            label_visibility="collapsed" if common.projector() else "visible")
+                            label_visibility="collapsed" if session.projector() else "visible")
 if mode == "check":
     check_ui(v)
 elif mode == "guess":

@@ -7,8 +7,9 @@ import streamlit as st
 from dtlearn.formatting import label, ordered_labels
 from dtlearn.explain import explain, is_missing, number
 from dtlearn.shorten import shown
-from pages import common, stage
-from pages.common import md
+from pages import session, stage
+from pages.view import header, view, warn_id3_numbers
+from pages.wording import md
 from pages.tables import shortened_table
 
 MISSING = "(missing)"
@@ -147,19 +148,19 @@ def example_ui(v) -> dict:
 
 
 def prediction_ui(tree, e) -> None:
-    digits = common.digits()
+    digits = session.digits()
     if tree.is_regression:
         st.metric(f"Predicted {md(shown(tree.target))}", number(e.prediction, digits))
         return
     st.metric(f"Predicted {md(shown(tree.target))}", md(shown(e.prediction)))
     shares, config = shortened_table(pd.DataFrame({"class": list(e.classes),
                                                    "share": [float(p) for p in e.distribution]}),
-                                     {"share": st.column_config.NumberColumn(format=common.number_format())})
+                                     {"share": st.column_config.NumberColumn(format=session.number_format())})
     st.dataframe(shares, hide_index=True, width="stretch", column_config=config)
 
 
 def path_ui(tree, e) -> None:
-    digits = common.digits()
+    digits = session.digits()
     st.markdown("\n".join(f"{k}. {md(line)}" for k, line in enumerate(e.lines(digits), 1)))
     if e.is_split:
         combine_ui(tree, e)
@@ -169,19 +170,19 @@ def path_ui(tree, e) -> None:
 def combine_ui(tree, e) -> None:
     """The leaves reached, their weights and what each adds to the prediction."""
     table = e.contributions()
-    fmt = common.number_format()
+    fmt = session.number_format()
     table, config = shortened_table(table, {c: st.column_config.NumberColumn(format=fmt) for c in table.columns
                                             if table[c].dtype.kind in "iuf"})
     st.dataframe(table, width="stretch", column_config=config)
 
 
-v = common.view(pruned=True)
+v = view(pruned=True)
 tree = v.tree
-common.header("Predict an example", v)
+header("Predict an example", v)
 if tree.pruning:
     st.info(f"Predicting with the pruned tree of the Pruning page ({md(tree.pruning['method'].replace('_', ' '))}). "
             "Switch it off on that page.")
-common.warn_id3_numbers(v)
+warn_id3_numbers(v)
 st.caption("Follow one example down the tree. A missing value: C4.5 sends the example down every branch, "
            "weighted by the branch's share of the training rows, and adds up the leaves it reaches (Quinlan 1993); "
            "CART asks its surrogate splits, then takes the branch most training rows took (Breiman et al. 1984).")
@@ -204,7 +205,7 @@ st.subheader("The tree")
 reached = explained.reached
 above = st.container()
 drawn_tree = stage.fitted(tree, explained.highlight, stage.box("predict"), highlight=explained.highlight,
-                          digits=common.digits(), highlights=reached, also=frozenset(reached[:stage.TOP_NODES]),
+                          digits=session.digits(), highlights=reached, also=frozenset(reached[:stage.TOP_NODES]),
                           whole=stage.wants_whole())
 stage.whole_ui(above, tree, drawn_tree)
 stage.show("predict", drawn_tree)

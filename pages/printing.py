@@ -8,29 +8,11 @@ whole width, page after page. Nothing changes on screen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-PRINT_CSS = """
-@page { margin: 15mm; }
-@media print {
-  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
-  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
-  [data-testid="stBottom"], [data-testid="stButton"], [data-testid="stDownloadButton"],
-  [data-testid="stFormSubmitButton"], [data-testid="stBaseButton-headerNoPadding"] {
-    display: none !important;
-  }
-  html, body, #root, .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"],
-  [data-testid="stAppScrollToBottomContainer"], [data-testid="stMainBlockContainer"] {
-    position: static !important; overflow: visible !important; height: auto !important;
-    min-height: 0 !important; max-height: none !important;
-  }
-  [data-testid="stAppViewContainer"], [data-testid="stMain"] { display: block !important; margin: 0 !important; }
-  [data-testid="stMainBlockContainer"] {
-    max-width: none !important; width: 100% !important; padding: 0 !important; margin: 0 !important;
-  }
-  [data-testid="stAlert"], .katex-display, [data-testid="stForm"] { break-inside: avoid; }
-}
-"""
+PRINT_CSS = (Path(__file__).parent / "assets" / "print.css").read_text(encoding="utf-8")
 
 
 def print_style() -> None:

@@ -3,14 +3,15 @@
 import streamlit as st
 
 import dtlearn
-from pages import common, pruning_view, stage
-from pages.common import md
+from pages import pruning_view, session, stage, stepper
+from pages.view import header, view
+from pages.wording import md
 from pages.pruning_view import (ACTION_WORDS, AFTER_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS,
                                 PruneChoice)
 
-v = common.view()
-common.header("Pruning", v)
-projector = common.projector()
+v = view()
+header("Pruning", v)
+projector = session.projector()
 if not projector:  # (a projector's first screen is for the decision and the tree)
     st.caption("Overfitting: a tree grown until its leaves are pure learns the noise of its training rows too. "
                "Pruning cuts back the branches that do not pay for themselves. Choose a method and step through it.")
@@ -64,8 +65,8 @@ def prune_step_ui(total: int) -> int:
     """First / previous / next / last and a slider over the pruning decisions 0..total."""
     state = st.session_state
     j = min(max(int(state.get("prune_step", 0)), 0), total)
-    common.stepper_ui(j, total, lambda to: state.update(prune_step=to), prefix="prune_", next_label="Next decision",
-                      slider_label="Decision")
+    stepper.stepper_ui(j, total, lambda to: state.update(prune_step=to), prefix="prune_", next_label="Next decision",
+                       slider_label="Decision")
     return j
 
 
@@ -131,9 +132,9 @@ def decision_ui() -> tuple[int, object]:
     marked = done.node_id if done is not None else None
     above = st.container()
     drawn_tree = stage.fitted(shown, marked if marked is not None else shown.root.id, stage.box("pruning"),
-                              highlight=marked, digits=common.digits(), whole=stage.wants_whole())
+                              highlight=marked, digits=session.digits(), whole=stage.wants_whole())
     stage.whole_ui(above, shown, drawn_tree)
-    stage.show("pruning", drawn_tree, reserve=stage.reserve("pruning", base, common.digits()))
+    stage.show("pruning", drawn_tree, reserve=stage.reserve("pruning", base, session.digits()))
     if projector:
         return j, done
     if done is not None:

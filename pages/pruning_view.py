@@ -13,8 +13,11 @@ import plotly.graph_objects as go
 
 import dtlearn
 from dtlearn import shorten
-from pages import charts, common
-from pages.common import Choices, md
+from pages import cached, charts
+from pages.cached import pair_algorithm
+from pages.computing import computed
+from pages.session import Choices, pruning_choice
+from pages.wording import md
 
 METHODS = {
     "reduced_error": "Reduced-error (validation set)",
@@ -24,7 +27,7 @@ METHODS = {
 }
 VALIDATION_METHODS = ("reduced_error", "validation_prepruning")
 ALPHA_MODES = ("by cross-validation", "by hand")
-# The Pruning page's widgets: their ranges, read by the widgets and by the link (app.PAGE_STATE)
+# The Pruning page's widgets: their ranges, read by the widgets and by the link (address.PAGE_STATE)
 LIMITS = {"prune_validation": (0.1, 0.5), "prune_seed": (0, 10_000), "prune_cf": (0.01, 0.5),
           "prune_folds": (2, 10), "prune_cv_seed": (0, 10_000), "prune_alpha": (0.0, 10.0)}
 NOTES = {
@@ -84,28 +87,28 @@ class TrainingPart:
 
 def _pruned(source: str, target: str, kinds: tuple, algorithm: str, settings: tuple, method: str,
             options: tuple, pair: tuple | None = None) -> PruneResult:
-    data = common.prepared(source, target, kinds)
+    data = cached.prepared(source, target, kinds)
     if pair is not None and data.attributes == tuple(pair):
         pair = None  # the data's own two attributes: the same pruning as the Pruning page's
     grow_settings = tuple((k, v) for k, v in settings if k != "prune")
 
     def stored() -> dtlearn.Tree:  # on every row: the tree the other pages show, grown once
-        return common.grown_from(data, source, target, kinds, algorithm, grow_settings)
+        return cached.grown_from(data, source, target, kinds, algorithm, grow_settings)
 
     def training_part(validation: float, seed: int) -> TrainingPart:  # one for both validation methods
-        return common.computed("Growing the tree on the training part…",
-                               ("training part", source, target, kinds, algorithm, grow_settings, validation, seed,
-                                pair),
-                               lambda: _training_part(data, algorithm, dict(grow_settings), validation, seed, pair))
+        return computed("Growing the tree on the training part…",
+                        ("training part", source, target, kinds, algorithm, grow_settings, validation, seed,
+                         pair),
+                        lambda: _training_part(data, algorithm, dict(grow_settings), validation, seed, pair))
 
     def cross_validated(base: dtlearn.Tree, folds: int, seed: int):  # one for both settings of the 1-SE rule
-        return common.computed("Cross-validating…",
-                               ("cv table", source, target, kinds, algorithm, grow_settings, folds, seed, pair),
-                               lambda: dtlearn.cost_complexity_cv(base, folds, seed))
+        return computed("Cross-validating…",
+                        ("cv table", source, target, kinds, algorithm, grow_settings, folds, seed, pair),
+                        lambda: dtlearn.cost_complexity_cv(base, folds, seed))
 
-    return common.computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
-                           lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,
-                                          stored if pair is None else None, training_part, cross_validated))
+    return computed("Pruning…", ("pruned", source, target, kinds, algorithm, settings, method, options, pair),
+                    lambda: _prune(data, algorithm, dict(grow_settings), method, options, pair,
+                                   stored if pair is None else None, training_part, cross_validated))
 
 
 def _training_part(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, validation: float, seed: int,
@@ -153,8 +156,19 @@ def _prune(data: dtlearn.Dataset, algorithm: str, grow_settings: dict, method: s
 def pruned(choices: Choices, prune: PruneChoice, pair: tuple | None = None) -> PruneResult:
     """The pruning run for these choices (on two attributes only, for the Partitions page)."""
     c = choices
-    algorithm, settings = common.pair_algorithm(c) if pair else (c.algorithm, c.settings)
+    algorithm, settings = pair_algorithm(c) if pair else (c.algorithm, c.settings)
     return _pruned(c.source, c.target, c.kinds, algorithm, settings, prune.method, prune.options, pair)
+
+
+def grow_on_pair(choices: Choices, x: str, y: str) -> dtlearn.Tree:
+    """The tree grown on two numeric attributes only (pruned as on the Pruning page when the
+    student chose to show the pruned tree)."""
+    prune = pruning_choice()
+    if prune is not None:
+        return pruned(choices, prune, (x, y)).pruned
+    c = choices
+    algorithm, settings = pair_algorithm(c)
+    return cached.grown_on_pair(c.source, c.target, c.kinds, algorithm, settings, x, y)
 
 
 def number(value: float) -> str:

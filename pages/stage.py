@@ -1,6 +1,6 @@
 """The stage: a tree drawn as large as the screen allows, and never smaller than the back row reads.
 
-The browser measures the box the tree may take (pages/stage.js: the column's width; on a
+The browser measures the box the tree may take (pages/assets/stage.js: the column's width; on a
 projector the height left from the stage's top to the bottom of the first screen, elsewhere most
 of a screen) and reports it; `fitted` then draws the most of the tree whose smallest text is at
 least MIN_TEXT_PX on screen at the scale that fits the box: the whole tree when it can, else the
@@ -20,11 +20,12 @@ import dtlearn
 from dtlearn.framing import (DRAWN_LEVELS, DRAWN_WHOLE, LEAF_PT, MARGIN_PX, MAX_SCALE,  # noqa: F401 (the rule's
                              MIN_TEXT_PX, TOP_NODES, VIEWS_AROUND, drawable_whole)  # numbers: one definition)
 from dtlearn.framing import could_fit as _could_fit
-from pages import common, drawing
+from pages import drawing, session
 from pages.drawing import PX_PER_PT, Drawing
 
 DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit): about a 1280x720 projector
-_JS = (Path(__file__).with_name("stage.js")).read_text(encoding="utf-8")
+ASSETS = Path(__file__).parent / "assets"  # the stage's style and scripts, as the browser reads them
+_JS = (ASSETS / "stage.js").read_text(encoding="utf-8")
 _component = None
 
 
@@ -156,7 +157,7 @@ def _valid(value) -> bool:
 
 def mode() -> str:
     """'fill': the tree takes the rest of the first screen (projector); 'screen': most of a screen."""
-    return "fill" if common.projector() else "screen"
+    return "fill" if session.projector() else "screen"
 
 
 def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None,
@@ -184,28 +185,14 @@ def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | 
 
 
 _HTML = '<div class="dtlearn-stage"><div class="dtlearn-legend" role="list" aria-label="Classes"></div><img></div>'
-_CSS = """
-.dtlearn-stage { display: flex; flex-direction: column; align-items: center; width: 100%; }
-.dtlearn-stage img { max-width: none; }
-.dtlearn-legend { display: flex; flex-wrap: wrap; justify-content: center; gap: 0.2rem 1.1rem; font-size: 15px;
-                  line-height: 1.4; color: #141312; margin-bottom: 0.3rem; }
-.dtlearn-legend:empty { display: none; }
-.dtlearn-legend span.swatch { display: inline-block; width: 0.95em; height: 0.95em; margin-right: 0.35em;
-                              vertical-align: -0.1em; border: 1px solid #444; }
-"""
+_CSS = (ASSETS / "stage.css").read_text(encoding="utf-8")
 
 
 # a click on a node ------------------------------------------------------------------------------
 
 # On a page that shows a node's details (the Tree page), a click on a drawn node picks it: the
 # stage's hit test (stage.js) calls window.__dtlearnPickNode, which this component registers.
-_PICKER_JS = """
-export default function(component) {
-  const { setTriggerValue } = component;
-  window.__dtlearnPickNode = (node) => setTriggerValue("node", node);
-  return () => { delete window.__dtlearnPickNode; };
-}
-"""
+_PICKER_JS = (ASSETS / "picker.js").read_text(encoding="utf-8")
 PICKER = "node_picker"  # its widget key
 _picker = None
 
@@ -253,7 +240,7 @@ def view_ui(where) -> None:
 
 def view() -> str:
     """'numbers' when the projector's stage shows the step's numbers, else 'tree'."""
-    return "numbers" if common.projector() and st.session_state.get(VIEW) == VIEWS[1] else "tree"
+    return "numbers" if session.projector() and st.session_state.get(VIEW) == VIEWS[1] else "tree"
 
 
 WHOLE = "tree_view"  # session state and link parameter: "the whole tree", or fitted around the node
@@ -262,13 +249,13 @@ TREE_VIEWS = FITTED, WHOLE_TREE = ("around this node", "the whole tree")
 
 def wants_whole() -> bool:
     """Whether the student asked for the whole tree (never on a projector: its tree is for reading)."""
-    return not common.projector() and st.session_state.get(WHOLE) == WHOLE_TREE
+    return not session.projector() and st.session_state.get(WHOLE) == WHOLE_TREE
 
 
 def whole_ui(where, tree, shown: Fitted) -> None:
     """When the stage folds part of the tree (or the student asked for it whole): the choice
     between the legible view around the node and the whole tree, at whatever size it fits."""
-    if common.projector() or (shown.whole and not wants_whole()):
+    if session.projector() or (shown.whole and not wants_whole()):
         return
     if st.session_state.get(WHOLE) not in TREE_VIEWS:
         st.session_state[WHOLE] = FITTED
@@ -286,6 +273,6 @@ def whole_ui(where, tree, shown: Fitted) -> None:
 def reserve(name: str, tree, digits: int | None) -> float | None:
     """The height the complete tree takes on this stage (px): kept for every step, so that what
     is below the tree does not move while stepping (a projector's stage fills the screen anyway)."""
-    if common.projector():
+    if session.projector():
         return None
     return fitted(tree, tree.root.id, box(name), digits=digits).height

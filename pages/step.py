@@ -13,8 +13,10 @@ from dtlearn import derivation
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.table import LISTED_ROWS
-from pages import charts, common, drawing, lecture, stage
-from pages.common import FAMILY_OPEN, THRESHOLDS_OPEN, md
+from pages import charts, drawing, lecture, session, stage, stepper, wording
+from pages.view import header, view, warn_id3_numbers
+from pages.session import FAMILY_OPEN, THRESHOLDS_OPEN
+from pages.wording import md
 from pages.tables import candidate_text, display_table, family_table, named, show_rows
 
 FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index and Gini gain",
@@ -35,7 +37,7 @@ def candidates_ui(step, tree, projected: bool = False) -> pd.DataFrame:
             rows = rows.assign(chosen=False)
         shown = family_table(display_table(rows, tree)[0], tree)
         bold = ["font-weight: bold" if c else "" for c in rows["chosen"]]
-        st.table(shown.style.format(lambda x: derivation.number(x, common.digits()),
+        st.table(shown.style.format(lambda x: derivation.number(x, session.digits()),
                                     subset=shown.select_dtypes("number").columns)
                  .apply(lambda column: bold, axis=0), hide_index=True)
         return rows
@@ -45,7 +47,7 @@ def candidates_ui(step, tree, projected: bool = False) -> pd.DataFrame:
     else:
         ranked = CRITERION_NAMES[tree.settings.criterion]
     st.caption(f"One row per candidate test at this node, with every measure; "
-               f"{common.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (★, the first number column) "
+               f"{wording.algorithm_title(tree.algorithm)} ranks them by **{ranked}** (★, the first number column) "
                "and takes the row marked ✓; ties within 1e-12 go to the row first in the table. *Why not chosen* "
                "names the rule a row breaks; scroll the table sideways for the other measures. Click a row to "
                "work out its formulas below.")
@@ -86,7 +88,7 @@ def candidates_ui(step, tree, projected: bool = False) -> pd.DataFrame:
 def picked_row(k: int) -> None:
     """The student chose the formulas' row at step k: the link says it (the chosen row, the default,
     is not in the link: a link copied before the page set its default reads the same)."""
-    st.session_state.setdefault(common.ROWS_PICKED, set()).add(k)
+    st.session_state.setdefault(session.ROWS_PICKED, set()).add(k)
 
 
 def formulas_ui(step, tree, rows: pd.DataFrame):
@@ -104,7 +106,7 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
                           on_change=picked_row, args=(step.number,),
                           help="Any row of the candidate table (or click the row in the table).")
     logs = "" if tree.is_regression else " Logarithms are base 2, and 0 · log 0 counts as 0."
-    digits = common.digits()
+    digits = session.digits()
     rounding = "with every decimal" if digits is None else f"rounded to {digits} decimals"
     st.caption(f"Each line: the formula, the numbers from the table put in, the result {rounding} (computed "
                "exactly; where the rounded numbers shown give another last digit, as a textbook's arithmetic "
@@ -130,7 +132,7 @@ def show_section(section) -> None:
     """A section's lines, stacked in one formula block (one element instead of many)."""
     st.markdown(f"**{section.title}**")
     if section.other_names:  # the textbooks' names, said once where the quantity is worked out
-        st.caption(common.md(section.other_names))
+        st.caption(wording.md(section.other_names))
     st.latex(r"\begin{gathered}" + r" \\[0.9em] ".join(section.lines) + r"\end{gathered}")
 
 
@@ -240,12 +242,12 @@ def numbers_ui(step, tree) -> None:
         formulas_ui(step, tree, rows)
 
 
-v = common.view()
+v = view()
 tree = v.tree
-projector = common.projector()
-common.header("Step through the induction", v, short="Step through")
-common.warn_id3_numbers(v)
-k = common.step_ui(tree.total_steps, side=stage.view_ui if projector else None)
+projector = session.projector()
+header("Step through the induction", v, short="Step through")
+warn_id3_numbers(v)
+k = stepper.step_ui(tree.total_steps, side=stage.view_ui if projector else None)
 step = tree.steps[k - 1] if k else None
 partial = tree.at_step(k)
 node = partial.node(step.node_id if step else 0)
@@ -253,17 +255,17 @@ st.header(f"Step {k} of {tree.total_steps}: {summary(tree, step)}")
 
 if not projector:
     where, size = st.columns(2)
-    where.markdown(f"**Node:** {common.in_words(node.path, node.n)}")
-    size.markdown(f"**Rows:** {common.node_text(tree, node)}")
+    where.markdown(f"**Node:** {wording.in_words(node.path, node.n)}")
+    size.markdown(f"**Rows:** {wording.node_text(tree, node)}")
 show_decision(tree, step, brief=projector)
 if projector and stage.view() == "numbers":
     numbers_ui(step, tree)
 else:
     above = st.container()
-    shown_tree = stage.fitted(partial, node.id, stage.box("step"), highlight=node.id, digits=common.digits(),
+    shown_tree = stage.fitted(partial, node.id, stage.box("step"), highlight=node.id, digits=session.digits(),
                               whole=stage.wants_whole())
     stage.whole_ui(above, partial, shown_tree)
-    stage.show("step", shown_tree, reserve=stage.reserve("step", tree, common.digits()))
+    stage.show("step", shown_tree, reserve=stage.reserve("step", tree, session.digits()))
     if not projector:
         st.caption("Red border: the node being decided. Dashed: not decided yet. Click the tree for full screen "
                    "(scroll to zoom, drag to move; the clicker keeps stepping).")
@@ -283,10 +285,10 @@ if not (projector and stage.view() == "numbers"):
 
 if not projector:  # a projector's page is the live deck already
     source = "" if v.choices.is_upload else dtlearn.dataset_info(v.choices.source).source
-    lecture.slides_ui(tree, k, v.title, source, common.digits())
+    lecture.slides_ui(tree, k, v.title, source, session.digits())
 
 if k < tree.total_steps:  # the likely next click: made ready while the student reads this step
-    following, digits, wanted = tree.steps[k], common.digits(), stage.box("step")
+    following, digits, wanted = tree.steps[k], session.digits(), stage.box("step")
 
     def ahead() -> None:  # in the background: a 20,000-level tree's next step takes seconds to make
         after = tree.at_step(k + 1)  # laid out as the page will draw it

@@ -10,7 +10,7 @@ from dtlearn.measures import RANKED_BY
 from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible
 from dtlearn.shorten import shown_candidate as candidate_text  # pages import it from here
-from pages import common
+from pages import session, wording
 
 MEASURES = {key: q.heading for key, q in QUANTITIES.items() if key != "score"}  # column -> heading
 CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
@@ -74,7 +74,7 @@ def shortened_table(frame: pd.DataFrame, config: dict | None = None,
     for name, head in zip(frame.columns, names):
         given = (config or {}).get(name)
         if head != str(name):
-            tip = common.md(visible(name))
+            tip = wording.md(visible(name))
             given = st.column_config.Column(help=tip) if given is None else {**given, "help": tip}
         if given is not None:
             settings[head] = given
@@ -137,7 +137,7 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
                if r["tied"] and not r["chosen"] else why for r, why in zip(records, reasons)]
     if any(reasons):
         drawn["why not chosen"] = reasons
-    fmt = common.number_format()
+    fmt = session.number_format()
     width = 64 if fmt == "%.3f" else 84
     quantity = {q.heading: q for key, q in QUANTITIES.items() if key in MEASURES}
     config = {"candidate": st.column_config.TextColumn(width=candidate_width(drawn["candidate"])),

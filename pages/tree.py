@@ -8,20 +8,21 @@ import streamlit as st
 from dtlearn import shorten, spreadsheet
 from dtlearn.table import LISTED_PER_ATTRIBUTE, LISTED_ROWS, listed_table
 
-from pages import common, drawing, stage
-from pages.common import md
+from pages import drawing, session, stage, stepper, wording
+from pages.view import header, view, warn_id3_numbers
+from pages.wording import md
 from pages.tables import display_table, shortened_table, show_rows
 
 PATH_SHOWN = 6  # conditions of a node's path named in the menu
 
-v = common.view(pruned=True)
+v = view(pruned=True)
 tree = v.tree
-common.header("The tree", v)
+header("The tree", v)
 if tree.pruning:
     st.info(f"Showing the pruned tree of the Pruning page ({md(tree.pruning['method'].replace('_', ' '))}): its steps "
             f"replay the growth, then {len(tree.pruning_steps)} pruning decisions. Switch it off on that page.")
-common.warn_id3_numbers(v)
-projector = common.projector()
+warn_id3_numbers(v)
+projector = session.projector()
 
 
 def complete_ui(where) -> bool:
@@ -34,10 +35,10 @@ if projector:  # the toggle takes the slider's place, the sizes one line: the tr
         complete_ui(st)
         k = tree.total_steps
     else:
-        k = common.step_ui(tree.total_steps, side=complete_ui)
+        k = stepper.step_ui(tree.total_steps, side=complete_ui)
 else:
     complete = complete_ui(st)
-    k = tree.total_steps if complete else common.step_ui(tree.total_steps)
+    k = tree.total_steps if complete else stepper.step_ui(tree.total_steps)
 complete = bool(st.session_state.get("complete"))
 shown = tree if complete else tree.at_step(k)
 current = tree.steps[k - 1].node_id if k else 0
@@ -57,10 +58,10 @@ stage.node_picker(nodes, lambda node: st.session_state.update(tree_node=node))
 picked = st.session_state["tree_node"]
 
 above = st.container()
-drawn_tree = stage.fitted(shown, picked, stage.box("tree"), highlight=picked, digits=common.digits(),
+drawn_tree = stage.fitted(shown, picked, stage.box("tree"), highlight=picked, digits=session.digits(),
                           whole=stage.wants_whole())
 stage.whole_ui(above, shown, drawn_tree)
-pictures = stage.show("tree", drawn_tree, reserve=stage.reserve("tree", tree, common.digits()))
+pictures = stage.show("tree", drawn_tree, reserve=stage.reserve("tree", tree, session.digits()))
 drawn = drawn_tree.visible  # a folded tree's menu lists the nodes drawn
 if not projector:
     st.caption("Red border: the node whose details are below: click a node to pick it. Dashed: not decided yet. "
@@ -79,8 +80,8 @@ with left:
     menu = list(nodes) if drawn is None else [i for i in nodes if i in drawn or i == picked]
     node = nodes[st.selectbox("Node", menu, key="tree_node", format_func=name,
                               help="Every node drawn above, root first; its border turns red.")]
-    st.markdown(f"**Where:** {common.in_words(node.path, node.n)}")
-    st.markdown(f"**Rows:** {common.node_text(tree, node)}")
+    st.markdown(f"**Where:** {wording.in_words(node.path, node.n)}")
+    st.markdown(f"**Rows:** {wording.node_text(tree, node)}")
     st.markdown(f"**Predicts:** {md(node.prediction)}")
     if node.status == "split":
         st.markdown(f"**Test:** {md(node.test.describe())} (decided at step {node.step})")
@@ -117,7 +118,7 @@ if grown is not None and grown.candidates is not None and len(grown.candidates):
 
 st.subheader("Rules")
 leaves = shown.n_leaves
-rules_listed = common.RULES_SHOWN
+rules_listed = wording.RULES_SHOWN
 more = f" The first {rules_listed:,} of {leaves:,}: 'Rules (text)' below downloads them all." \
     if leaves > rules_listed else ""
 st.caption("One rule per leaf, read from the root down." + more)
@@ -136,7 +137,7 @@ def _rules_text(tree) -> str:
 
 # each written when clicked (the whole 20,000-level chain's DOT took half a second at every click);
 # the DOT without the red border or node numbers: for slides and handouts
-digits = common.digits()
+digits = session.digits()
 columns = st.columns(5)
 stem = f"tree-{v.choices.source.replace(':', '-')}-{tree.algorithm}-step{k}"
 columns[0].download_button("DOT source", partial(shown.to_dot, digits=digits), f"{stem}.dot", "text/vnd.graphviz",

@@ -130,7 +130,7 @@ def check_tree(tree: dtlearn.Tree, data: dtlearn.Dataset) -> list[str]:
     return sources
 
 
-# As in the app (pages/common.BUDGET): work past this much processor time per file is refused with
+# As in the app (pages/computing.BUDGET): work past this much processor time per file is refused with
 # TooCostly, a DataError that says what would make it cheaper.
 BUDGET = dtlearn.Budget(seconds=5, nodes=200_000, cells=4_000_000)
 

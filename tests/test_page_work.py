@@ -1,6 +1,6 @@
 """The library's work a page does after the tree is grown stops at the page's budget (issue 33):
 a view's nodes, Compare's root table, a worksheet. Each is asked for with a budget already past
-its time (Budget(wall=...) a page sets, app.main): each says what makes it cheaper, instead of
+its time (Budget(wall=...) a page sets, router.main): each says what makes it cheaper, instead of
 running on; without a budget each gives its result."""
 
 from __future__ import annotations

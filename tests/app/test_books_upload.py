@@ -29,9 +29,9 @@ def use_buttons(app) -> list:
 
 def root(app):
     """The root's test in the tree the page shows."""
-    from pages import common
+    from pages import cached
 
-    return next(s for s in common.grow(app.at.session_state["choices"]).steps if s.action == "split").test
+    return next(s for s in cached.grow(app.at.session_state["choices"]).steps if s.action == "split").test
 
 
 def test_tans_table_says_how_income_was_read_and_leaves_tid_out(open_app):
@@ -43,9 +43,9 @@ def test_tans_table_says_how_income_was_read_and_leaves_tid_out(open_app):
     assert [b.label for b in use_buttons(app)] == ["Use Tid as an attribute"]
     choices = app.at.session_state["choices"]
     assert choices.target == "Defaulted Borrower" and choices.kinds == ()
-    from pages import common
+    from pages import cached
 
-    data = common.prepared(choices.source, choices.target, choices.kinds)
+    data = cached.prepared(choices.source, choices.target, choices.kinds)
     assert data.attributes == ("Home Owner", "Marital Status", "Annual Income")
     assert data.kinds["Annual Income"] == "numeric"
     test = root(app)  # Annual Income <= 97.5 and Marital Status in {Married} tie at 0.12
@@ -102,9 +102,9 @@ def test_grow_by_hand_uses_every_row_of_tans_table_and_offers_the_books_cut(open
     assert any(o.startswith("Annual Income ≤ 97.5 (Gini gain 0.1200)") for o in pick.options)
     app.at.toggle(key="hand_held_out").set_value(True).run()
     import dtlearn
-    from pages import common
+    from pages import cached
 
     choices = app.at.session_state["choices"]
-    train, test = dtlearn.train_test_split(common.prepared(choices.source, choices.target, choices.kinds), 0.25, seed=0)
+    train, test = dtlearn.train_test_split(cached.prepared(choices.source, choices.target, choices.kinds), 0.25, seed=0)
     said = f"Both trees grow on {len(train.frame)} of the 10 rows and are tested on the other {len(test.frame)}."
     assert any(said in unescape(c.value) for c in app.at.caption) and len(test.frame) > 0

@@ -1,4 +1,4 @@
-"""The app's budget (pages/common.py BUDGET): a file whose tree would be too costly gets a message
+"""The app's budget (pages/computing.py BUDGET): a file whose tree would be too costly gets a message
 that names the cheaper setting, the session keeps its previous tree and goes on, and the
 refusal is kept (a rerun does not try again)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pages import common
+from pages import computing
 
 
 def wide_upload() -> bytes:
@@ -21,7 +21,7 @@ def wide_upload() -> bytes:
 
 
 def test_a_tree_past_the_budget_is_refused_with_the_setting_that_helps(open_app):
-    assert common.BUDGET.nodes == 200_000
+    assert computing.BUDGET.nodes == 200_000
     app = open_app(dataset="tennis", algo="id3", page="step")
     app.set("selectbox", "dataset", "__upload__")
     app.at.file_uploader(key="upload_file").upload("wide.csv", wide_upload(), "text/csv").run()

@@ -90,7 +90,7 @@ def test_the_next_step_of_a_large_tree_is_laid_out_ahead_as_the_page_will_draw_i
 def test_a_tree_of_many_leaves_lists_its_first_rules_and_writes_its_downloads_when_clicked(open_app):
     # the whole chain's DOT and rules were written at every click on the Tree page (20,000
     # levels: a second of the page's time, and megabytes of rules sent to the browser)
-    from pages.common import RULES_SHOWN
+    from pages.wording import RULES_SHOWN
 
     app = open_app(dataset="tennis", algo="cart", page="tree")
     app.set("selectbox", "dataset", "__upload__")

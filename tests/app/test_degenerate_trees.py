@@ -138,7 +138,7 @@ def test_a_pruning_of_no_decision_has_nothing_to_step_through(open_app):
 
 
 def test_a_single_row_is_said_in_the_singular(open_app):
-    """The line under each title, and a node's size (pages/common.py `rows`)."""
+    """The line under each title, and a node's size (pages/wording.py `rows`)."""
     app = opened(open_app, "one row")
     for page in ("step", "tree", "compare"):
         line = app.page(page).at.markdown[0].value

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 import dtlearn
 from fuzz_files import SHAPES, csv_files
 
-from pages.common import THRESHOLDS_OPEN
+from pages.session import THRESHOLDS_OPEN
 
 # The shapes that reach the most page code (read and grown, or refused), with the algorithm used;
 # the library test tries every shape with every algorithm.

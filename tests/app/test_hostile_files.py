@@ -22,7 +22,7 @@ import pytest
 
 import dtlearn
 from hostile_files import hostile_files
-from pages import common, drawing
+from pages import computing, drawing
 from test_layout import children
 
 PAGE_SECONDS = 15
@@ -34,7 +34,7 @@ FILES = hostile_files()
 
 @pytest.fixture
 def page_budget(monkeypatch):
-    monkeypatch.setattr(common, "PAGE", dtlearn.Budget(wall=PAGE_SECONDS))
+    monkeypatch.setattr(computing, "PAGE", dtlearn.Budget(wall=PAGE_SECONDS))
     monkeypatch.setattr(drawing, "SECONDS", PAGE_SECONDS)
 
 

@@ -22,7 +22,8 @@ from google.protobuf.json_format import MessageToDict
 
 import hostile_names as hostile
 from dtlearn.shorten import shown
-from pages.common import THRESHOLDS_OPEN, md
+from pages.session import THRESHOLDS_OPEN
+from pages.wording import md
 
 # proto fields Streamlit renders as Markdown; `options` only where the widget renders them so
 MARKDOWN_FIELDS = {"body", "label", "help", "captions", "delta", "content"}

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 import dtlearn
-from pages import common, jobs
+from pages import computing, jobs
 
 
 class Stopped(Exception):
@@ -31,14 +31,14 @@ def test_a_stopped_run_leaves_its_computation_running_and_the_next_run_takes_it_
         return "the tree"
 
     key = ("test", uuid.uuid4().hex)
-    monkeypatch.setattr(common, "_show_progress", _stopped)
+    monkeypatch.setattr(computing, "_show_progress", _stopped)
     with pytest.raises(Stopped):  # the script stops while the computation runs
-        common.computed("Growing the tree…", key, compute)
-    assert started.wait(5) and jobs.running() >= 1 and key not in common.STORE
-    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: release.set())
-    assert common.computed("Growing the tree…", key, compute) == "the tree"  # the next run waits for it
-    assert calls == ["dtlearn-job"] and key in common.STORE  # computed once, in a thread of its own
-    assert common.computed("Growing the tree…", key, compute) == "the tree" and len(calls) == 1
+        computing.computed("Growing the tree…", key, compute)
+    assert started.wait(5) and jobs.running() >= 1 and key not in computing.STORE
+    monkeypatch.setattr(computing, "_show_progress", lambda job, what, eager: release.set())
+    assert computing.computed("Growing the tree…", key, compute) == "the tree"  # the next run waits for it
+    assert calls == ["dtlearn-job"] and key in computing.STORE  # computed once, in a thread of its own
+    assert computing.computed("Growing the tree…", key, compute) == "the tree" and len(calls) == 1
 
 
 def test_a_refusal_reaches_every_asker_as_a_data_error_of_its_own():
@@ -47,9 +47,9 @@ def test_a_refusal_reaches_every_asker_as_a_data_error_of_its_own():
 
     key = ("test", uuid.uuid4().hex)
     with pytest.raises(dtlearn.budget.TooCostly, match="past the 5 allowed") as first:
-        common.computed(None, key, refuse)
+        computing.computed(None, key, refuse)
     with pytest.raises(dtlearn.budget.TooCostly) as second:
-        common.computed(None, key, refuse)  # kept: raised again, not computed again
+        computing.computed(None, key, refuse)  # kept: raised again, not computed again
     assert first.value is not second.value
 
 
@@ -61,8 +61,8 @@ def test_a_job_asked_for_inside_a_job_is_computed_in_its_thread_under_the_budget
         seen.append((threading.current_thread().name, dtlearn.budget.current()))
         return 2
 
-    value = common.computed(None, outer_key, lambda: common.computed(None, inner_key, inner) + 1)
-    assert value == 3 and seen == [("dtlearn-job", common.BUDGET)]
+    value = computing.computed(None, outer_key, lambda: computing.computed(None, inner_key, inner) + 1)
+    assert value == 3 and seen == [("dtlearn-job", computing.BUDGET)]
 
 
 def _asked_then_left(key, compute, monkeypatch):
@@ -73,9 +73,9 @@ def _asked_then_left(key, compute, monkeypatch):
         seen.append(job)
         raise Stopped
 
-    monkeypatch.setattr(common, "_show_progress", leave)
+    monkeypatch.setattr(computing, "_show_progress", leave)
     with pytest.raises(Stopped):
-        common.computed("Growing the tree…", key, compute)
+        computing.computed("Growing the tree…", key, compute)
     return seen[0]
 
 
@@ -102,9 +102,9 @@ def test_a_job_nobody_waits_for_is_cancelled_and_a_later_asker_gets_it_computed_
     key = ("test", uuid.uuid4().hex)
     job = _asked_then_left(key, _looping(calls, ended), monkeypatch)
     assert job.done.wait(5)  # long before its 10 s: nobody asked again within 0.2 s
-    assert ended == ["cancelled"] and key not in common.STORE  # a cancellation is not kept as a refusal
-    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: None)
-    assert common.computed("Growing the tree…", key, _looping(calls, ended, seconds=0.1)) == "the tree"
+    assert ended == ["cancelled"] and key not in computing.STORE  # a cancellation is not kept as a refusal
+    monkeypatch.setattr(computing, "_show_progress", lambda job, what, eager: None)
+    assert computing.computed("Growing the tree…", key, _looping(calls, ended, seconds=0.1)) == "the tree"
     assert len(calls) == 2 and ended == ["cancelled", "finished"]
 
 
@@ -115,6 +115,6 @@ def test_a_job_asked_for_again_within_the_grace_runs_on_to_its_end(monkeypatch):
     compute = _looping(calls, ended, seconds=1.0)
     job = _asked_then_left(key, compute, monkeypatch)
     time.sleep(0.1)  # the rerun after a click asks again
-    monkeypatch.setattr(common, "_show_progress", lambda job, what, eager: None)
-    assert common.computed("Growing the tree…", key, compute) == "the tree"
+    monkeypatch.setattr(computing, "_show_progress", lambda job, what, eager: None)
+    assert computing.computed("Growing the tree…", key, compute) == "the tree"
     assert job.done.is_set() and calls == [1] and ended == ["finished"]  # waited for 1 s: more than the grace

@@ -51,7 +51,7 @@ def test_the_server_gives_back_the_memory_of_freed_arrays():
 
 def test_the_app_sets_them_once_when_it_starts():
     spy = ("import sys; sys.path.insert(0, sys.argv[1]); import pages.memory as memory; calls = []; "
-           "memory.give_back_freed_memory = lambda: calls.append(1); import pages.common; print(len(calls))")
+           "memory.give_back_freed_memory = lambda: calls.append(1); import pages.computing; print(len(calls))")
     result = subprocess.run([sys.executable, "-c", spy, str(ROOT)], capture_output=True, text=True, check=True,
                             cwd=ROOT)
     assert result.stdout.split()[-1] == "1"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pages import common
+from pages import computing
 
 
 def fifty_thousand_values() -> bytes:
@@ -20,7 +20,7 @@ def fifty_thousand_values() -> bytes:
 
 
 def test_cart_on_50000_values_says_what_to_do_instead_of_taking_the_memory(open_app):
-    assert common.BUDGET.bytes == 512 * 2**20
+    assert computing.BUDGET.bytes == 512 * 2**20
     app = open_app(dataset="tennis", algo="cart", page="tree")
     app.set("selectbox", "dataset", "__upload__")
     app.at.file_uploader(key="upload_file").upload("codes.csv", fifty_thousand_values(), "text/csv").run()

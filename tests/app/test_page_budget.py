@@ -1,4 +1,4 @@
-"""A page never waits past its time (pages/common.py PAGE, app.main): neither for a computation
+"""A page never waits past its time (pages/computing.py PAGE, router.main): neither for a computation
 nor for a drawing. Past it, the page says what makes the work cheaper, with no traceback; a
 `dot` started for it is gone. The page's time is made short here (two seconds), the work
 long: a tree that takes 30 s to grow, a `dot` that never answers."""
@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import dtlearn
-from pages import common, drawing
+from pages import computing, drawing
 from test_layout import children
 from tests.app.conftest import unescape
 
@@ -25,7 +25,7 @@ GRACE = 5  # seconds a page may take past its budget: the message drawn, a `dot`
 
 @pytest.fixture
 def short_pages(monkeypatch):
-    monkeypatch.setattr(common, "PAGE", dtlearn.Budget(wall=2))
+    monkeypatch.setattr(computing, "PAGE", dtlearn.Budget(wall=2))
     monkeypatch.setattr(drawing, "SECONDS", 2)  # a layout made in the background, as long
 
 

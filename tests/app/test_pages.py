@@ -14,7 +14,7 @@ import pytest
 import dtlearn
 
 from drawn_trees import labels, tree_lines
-from pages import common
+from pages import session
 from tests.app.conftest import on_stage
 
 NAMES = dtlearn.dataset_names()
@@ -267,7 +267,7 @@ def test_an_arff_upload_keeps_its_declared_values(open_app):
 def test_an_upload_above_the_size_limit_is_refused(open_app):
     app = open_app(dataset="tennis", page="data")
     app.set("selectbox", "dataset", "__upload__")
-    limit = common.MAX_UPLOAD_MB
+    limit = session.MAX_UPLOAD_MB
     big = b"x,y\n" + b"1,a\n" * (limit * 1024 * 1024 // 4)  # 4 bytes over the limit: refused before reading
     app.at.file_uploader(key="upload_file").upload("big.csv", big, "text/csv").run()
     assert any(f"larger than {limit} MB" in e for e in app.errors) and app.title == "Data: PlayTennis"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pages import common
+from pages import computing
 
 
 def two_numbers() -> bytes:
@@ -18,14 +18,14 @@ def two_numbers() -> bytes:
 
 
 def entries(source: str) -> dict:
-    return {key: entry.value for key, entry in common.STORE._entries.items() if key[1] == source}
+    return {key: entry.value for key, entry in computing.STORE._entries.items() if key[1] == source}
 
 
 def test_partitions_and_pruning_of_a_two_attribute_file_read_the_tree_every_page_shows(open_app):
     app = open_app(dataset="tennis", algo="c45", page="step")
     app.set("selectbox", "dataset", "__upload__")
     app.at.file_uploader(key="upload_file").upload("pair.csv", two_numbers(), "text/csv").run()
-    source = "upload:" + common.digest(two_numbers())  # the upload's key in the store
+    source = "upload:" + computing.digest(two_numbers())  # the upload's key in the store
     app.page("partitions")
     assert not app.at.exception and not app.errors and app.figures()
     stored = entries(source)

@@ -93,7 +93,7 @@ def test_next_step_adds_nodes_to_the_drawn_tree(page, app_url, ui):
 
 
 def test_a_shared_link_opens_on_a_fresh_server_at_its_step(page, fresh_app_url, ui):
-    # the first page a new server serves is a deep link (see pages/common.py: routing)
+    # the first page a new server serves is a deep link (see pages/router.py: routing)
     page.goto(fresh_app_url + "/step?dataset=iris&algo=cart&step=2")
     ui.settle(page, ui.GRAPH)
     page.get_by_text("Step 2 of", exact=False).first.wait_for()
