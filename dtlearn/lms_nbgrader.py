@@ -44,6 +44,7 @@ import hashlib
 import io
 import json
 import math
+import numbers
 import os
 import re
 import warnings
@@ -258,11 +259,10 @@ def _entered(value, digits: int) -> str | None:
     the decimals asked is written with them (0.25 -> '0.250' for 3), as a float keeps no zeros."""
     if value is None or value is Ellipsis or isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)) or hasattr(value, "dtype"):
+    if isinstance(value, numbers.Real):
         number = float(value)
-        text = repr(number)
-        decimals = len(text.partition(".")[2]) if "e" not in text else digits + 1
-        return f"{number:.{digits}f}" if decimals < digits else text
+        text = repr(number) if "e" not in repr(number) else f"{number:.15f}".rstrip("0")
+        return f"{number:.{digits}f}" if len(text.partition(".")[2]) < digits else text
     text = str(value).strip()
     return text or None
 
@@ -297,8 +297,8 @@ class Sheet:
 
     def questions(self, step: int) -> None:
         """Print the step's questions and the dictionary to fill in."""
-        part = self.exercise.parts[step - self.variant.steps[0]]
         self._blanks(step)
+        part = self.exercise.parts[step - self.variant.steps[0]]
         print(part.heading + "\n")
         for n, (question, blanks) in enumerate(part.questions, 1):
             print(f"{n}. {question}")

@@ -23,11 +23,13 @@ from pathlib import Path
 import pytest
 
 from dtlearn.lms_items import exercise
-from dtlearn.lms_nbgrader import CLASS_FILE, assignment_zip, course_files, notebook, write_assignment
+import dtlearn
+from dtlearn.lms_nbgrader import CLASS_FILE, assignment_zip, course_files, notebook, open_sheet, write_assignment
 from dtlearn.mistakes import MISTAKES
-from lms_fixtures import root_numbers, tennis_class
+from dtlearn.variants import Constraints, class_set
+from lms_fixtures import hostile_class, root_numbers, tennis_class
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("nbgrader") is None and not os.environ.get("CI"),
+needs_nbgrader = pytest.mark.skipif(importlib.util.find_spec("nbgrader") is None and not os.environ.get("CI"),
                                 reason="nbgrader is not installed (uv sync installs the dev group; CI always runs)")
 
 ASSIGNMENT = "hw1"
@@ -132,6 +134,7 @@ def test_the_key_holds_the_roots_numbers_counted_with_pandas(variants):
             assert abs(float(blank.shown) - numbers[f"gain {attribute}"]) <= 5e-4
 
 
+@needs_nbgrader
 def test_one_wrong_gain_costs_its_point_and_the_mistake_is_named(graded, variants):
     root, scores, cells, _ = graded
     # step 1 at the root asks Ent(D), each attribute's gain (the CSV's columns but the class) and the choice
@@ -145,6 +148,7 @@ def test_one_wrong_gain_costs_its_point_and_the_mistake_is_named(graded, variant
     assert f"{attributes + 1} of {attributes + 2} right" in text
 
 
+@needs_nbgrader
 def test_all_answers_right_get_full_marks(graded):
     root, scores, cells, keys = graded
     score, total = scores["bo"]
@@ -152,6 +156,7 @@ def test_all_answers_right_get_full_marks(graded):
     assert "Not quite" not in feedback(root, "bo", "grade_step_1") + feedback(root, "bo", "grade_step_2")
 
 
+@needs_nbgrader
 def test_a_student_is_graded_on_their_own_table_whatever_id_they_type(graded):
     root, scores, _, keys = graded
     assert keys["cy"] != keys["ada"]
@@ -195,3 +200,48 @@ def test_a_bad_assignment_name_is_refused(variants):
     from dtlearn.data import DataError
     with pytest.raises(DataError, match="assignment name takes 1 to 64 letters"):
         course_files(variants, "PlayTennis", "../hw")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: hostile_class(),  # names that attack Python, JSON, HTML and Cloze; a student id with quotes
+    lambda: class_set(dtlearn.load_dataset("watermelon_3"), ["x'y", "z"], 3, Constraints("c45", steps=(1, 2),
+                                                                                     missing=0.1)),
+], ids=["hostile-names", "numbers-and-missing-values"])
+def test_a_sheet_grown_again_from_the_class_file_has_the_exported_key(tmp_path, monkeypatch, capsys, make):
+    """The kernel's side without nbgrader: the class file's table grows the same tree (the key's
+    fingerprint agrees, so no warning), the key earns every point, and the notebook's code parses."""
+    import ast
+    variants = make()
+    path = write_assignment(variants, "a <b> & {c}", tmp_path, "hw")
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "code":
+            ast.parse("".join(cell["source"]))
+    monkeypatch.chdir(path.parent)
+    for variant in variants:
+        sheet = open_sheet(variant.student)
+        assert sheet.note == "" and sheet.exercise == exercise(variant, "a <b> & {c}")
+        first, last = variant.steps
+        assert [sheet.grade(step, sheet.key(step)) for step in range(first, last + 1)] == \
+            [sheet.points[step] for step in range(first, last + 1)]
+    assert "Not quite" not in capsys.readouterr().out
+
+
+def test_an_unknown_identifier_is_told_in_words(tmp_path, monkeypatch, variants):
+    from dtlearn.data import DataError
+    monkeypatch.chdir(write_assignment(variants, "PlayTennis", tmp_path, "hw").parent)
+    with pytest.raises(DataError, match="No table for the identifier 'zed' in this class"):
+        open_sheet(" zed ")
+
+
+def test_python_numbers_are_read_with_the_decimals_asked(tmp_path, monkeypatch, capsys, variants):
+    """A float keeps no trailing zeros: 0.940 typed without quotes is 0.94 to Python, read as the
+    3 decimals asked (as 0.94 the grader would check it at 2)."""
+    monkeypatch.chdir(write_assignment(variants, "PlayTennis", tmp_path, "hw").parent)
+    sheet = open_sheet("ada")
+    typed = {k: (float(v) if k != "s1_attribute" else v) for k, v in sheet.key(1).items()}
+    # ada's root entropy, counted from her CSV with pandas, written to 3 decimals ends in a zero
+    assert sheet.key(1)["s1_node_entropy"] == f"{root_numbers(variants[0])['node_entropy']:.3f}" == "0.940"
+    capsys.readouterr()
+    assert sheet.grade(1, typed) == sheet.points[1]
+    assert "Entropy of the node: 0.940. Right" in capsys.readouterr().out
+    assert sheet.grade(1, {**typed, "s1_node_entropy": None}) == sheet.points[1] - 1  # None: no answer
