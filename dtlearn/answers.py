@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from . import derivation
+from .criteria import CRITERIA
 from .measures import SplitStats
 from .steps import LEAF, SPLIT
 from .table import listed_table
@@ -55,6 +56,7 @@ QUANTITIES = {q.key: q for q in (
     Quantity("leaf_class", "The class this leaf predicts", "choice", None),
 )}
 NUMERIC = tuple(k for k, q in QUANTITIES.items() if q.family != "choice")
+RANKED = tuple(dict.fromkeys(c.ranks_by for c in CRITERIA.values() if c.classes))  # a column each criterion ranks by
 MIN_DECIMALS = 2  # an answer rounded further than this is too coarse to grade (0 or 1 for 0.247)
 
 
@@ -85,7 +87,7 @@ class Work:
         elif not 0 <= row < total:
             raise ValueError(f"This node's table has {total} rows; there is no row {row}.")
         # a long table: the rows grading reads (this one, the chosen, each attribute's best by every measure)
-        table = listed_table(step, also=(row,), by=("score", "gain", "gain_ratio", "gini_gain"))
+        table = listed_table(step, also=(row,), by=("score", *RANKED))
         classes = tuple(step.origin.encoded.classes)
         root_weights = np.asarray(root.class_weights if root is not None else step.class_weights, dtype=float)
         return Work(step, row, table, classes, root_weights)

@@ -30,6 +30,7 @@ import numpy as np
 from . import budget, engine
 from .candidates import data_value_below
 from .conditions import ThresholdTest
+from .criteria import criterion
 from .evaluation import accuracy
 from .induction import encode, steps_of, tree_of
 from .routing import branches, surrogate_branches
@@ -161,7 +162,9 @@ def _leaf(tree, node: _Open, encoded, growth) -> Step:
     return Step(action=LEAF_ACTION, stop="by_hand", reason=reason, **common)
 
 
-GAIN_COLUMN = {"gini": "gini_gain", "gain_ratio": "corrected_gain"}  # Step.gain: what min_gain reads
+def _gain_column(key: str) -> str:
+    """Step.gain: what min_gain reads (C4.5's gain after its threshold correction)."""
+    return "corrected_gain" if criterion(key).kind == "ratio" else criterion(key).gain
 
 
 def _split(tree, node: _Open, encoded, config, growth, choice: str, next_id: int) -> Step:
@@ -185,7 +188,7 @@ def _split(tree, node: _Open, encoded, config, growth, choice: str, next_id: int
         n_branches == 2 and (~known).any() else None
     return Step(action=SPLIT, reason=reason, test=test, child_ids=tuple(range(next_id, next_id + n_branches)),
                 branch_fractions=fractions, majority_branch=majority, score=float(picked["score"]),
-                gain=float(picked[GAIN_COLUMN.get(config.criterion, "gain")]), found_surrogates=found,
+                gain=float(picked[_gain_column(config.criterion)]), found_surrogates=found,
                 details={"by_hand": True, "row": row}, **_common(tree, node, encoded, growth))
 
 

@@ -15,14 +15,13 @@ import numpy as np
 
 from . import derivation, layout
 from .budget import TooCostly
-from .measures import RANKED_BY
+from .criteria import CRITERIA, criterion
 from .shorten import LABEL_CHARS, shown, shown_branch
 from .steps import DISPLAY, SPLIT
 
 MAX_ROWS = 30  # candidates listed in full; beyond, each attribute's best rows
-READ_MEASURES = ("known", "entropy_before", "entropy_after", "gain", "correction", "corrected_gain", "split_info",
-                 "gain_ratio", "gini_before", "gini_after", "gini_gain",
-                 "sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after")
+# every criterion's measures, family by family (`criteria`)
+READ_MEASURES = tuple(dict.fromkeys(column for c in CRITERIA.values() for column in c.columns))
 
 
 def svg(dot: str) -> str | None:
@@ -74,7 +73,7 @@ def step_html(step) -> str:
     if step.action != SPLIT:
         table = table.assign(chosen=False)
     settings = step.origin.settings
-    ranked = "score" if candidates.regression else RANKED_BY.get(settings.criterion, "score")
+    ranked = "score" if candidates.regression else criterion(settings.criterion).ranks_by
     shown = table[reading_columns(table, ranked)].rename(columns={ranked: f"{ranked} (ranks)"})
     shown = shown.assign(test=[_test_text(a, t) for a, t in zip(table["attribute"], table["test"])])
     if rows is not None:

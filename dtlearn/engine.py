@@ -21,6 +21,7 @@ import numpy as np
 from . import budget, kernels, subset_scan
 from .candidates import data_value_below, sorted_order
 from .conditions import MultiwayTest, ThresholdTest
+from .criteria import criterion
 from .rules import NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED
 from .splits import AttributeBest, Bests, attribute_block, block_best, choose, correction_of, split_limits
 from .surrogates import SortedValues, find_surrogates
@@ -122,7 +123,7 @@ class _Plan:
                                           .astype(np.int32)) if self.categorical else np.zeros((encoded.n_rows, 0),
                                                                                               dtype=np.int32)
         self.code_row = {j: i for i, j in enumerate(self.categorical)}
-        entropy = settings.criterion in ("entropy", "gain_ratio") and not encoded.is_regression
+        entropy = criterion(settings.criterion).impurity == "entropy" and not encoded.is_regression
         self.scoring = _scoring(encoded, settings, kernels.xlogx_table(encoded.n_rows if entropy else 0))
         self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
         self.mw_codes = np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]]) \
@@ -149,6 +150,8 @@ class _Plan:
 
     def _kind(self, attribute: str) -> str:
         e, s = self.encoded, self.settings
+        if criterion(s.criterion).kernel is None:  # no compiled scan scores it: its `measures` definition does
+            return "python"
         if e.kind(attribute) == "numeric" and s.numeric_split == "threshold":
             return "threshold"
         subsets = s.categorical_split == "subset" and e.kind(attribute) == "categorical"
@@ -174,10 +177,11 @@ def _scoring(encoded, settings, xlogx: np.ndarray) -> kernels.Scoring:
     """What the compiled scans rank by and the split rules they apply. Regression's cuts keep
     only the leaf size (no J48 minimum, no cut tolerance)."""
     s = settings
+    rank_by = criterion(s.criterion).kernel
+    rank_by = kernels.BY_GAIN if rank_by is None else rank_by  # a criterion no scan scores: nothing is scanned
     if encoded.is_regression:
-        return kernels.Scoring(kernels.BY_GAIN, np.ones(1), False, 1, float(s.min_samples_leaf), 0.0, 0.0, False,
+        return kernels.Scoring(rank_by, np.ones(1), False, 1, float(s.min_samples_leaf), 0.0, 0.0, False,
                                False, xlogx)
-    rank_by = {"gini": kernels.BY_GINI, "gain_ratio": kernels.BY_RATIO}.get(s.criterion, kernels.BY_GAIN)
     return kernels.Scoring(rank_by, encoded.factor, bool(encoded.sized), len(encoded.classes),
                            float(s.min_samples_leaf), float(s.min_branch_cases), float(s.cut_tolerance),
                            bool(s.threshold_correction), bool(s.threshold_by_ratio), xlogx)

@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from . import budget, engine
+from . import budget, criteria, engine
 from .collector import no_cycle_collection
 from .data import DataError, Dataset
 from .formatting import label, labels_of, ordered_labels
@@ -108,9 +108,9 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
                             "tree with dtlearn.prune(tree, 'cost_complexity', ...).")
         criterion = "squared_error"
     else:
-        if settings.criterion == "squared_error":
-            raise DataError("squared_error is the regression criterion; for classes use gini, entropy "
-                            "or gain_ratio.")
+        if not criteria.criterion(settings.criterion).classes:
+            raise DataError(f"{settings.criterion} is the regression criterion; for classes use "
+                            f"{', '.join(criteria.CLASS_CRITERIA)}.")
         criterion = settings.criterion
     return replace(settings, task=task, criterion=criterion)
 

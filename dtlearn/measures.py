@@ -22,10 +22,7 @@ from functools import cached_property
 import numpy as np
 
 from .impurity import entropy_of, error_of, gini_of, sum_last
-from .quantities import CLASS_CRITERIA
-from .quantities import RANKED_BY as _RANKED_BY
-
-RANKED_BY = {c: _RANKED_BY[c] for c in CLASS_CRITERIA}  # criterion -> the SplitStats measure it ranks by
+from .criteria import RANKED_BY, criterion  # noqa: F401 - RANKED_BY: read from here by the teaching modules
 
 
 def ratio(numerator, denominator):
@@ -208,13 +205,13 @@ class SplitStats(_Measures):
         correction = self.correction if np.ndim(self.correction) == 0 else self.correction[rows]
         return SplitStats(self.branches[rows], self.missing, sizes, correction, self._known_given)
 
-    def gain_by(self, criterion: str) -> np.ndarray:
-        """The gain that min_gain and the C4.5 average refer to: information or Gini gain."""
-        return self.gini_gain if criterion == "gini" else self.gain
+    def gain_by(self, key: str) -> np.ndarray:
+        """The gain that min_gain and the C4.5 average refer to (`criteria.Criterion.gain`)."""
+        return getattr(self, criterion(key).gain)
 
-    def score_by(self, criterion: str) -> np.ndarray:
-        """The value a criterion ranks candidates by."""
-        return getattr(self, RANKED_BY[criterion])
+    def score_by(self, key: str) -> np.ndarray:
+        """The value a criterion ranks candidates by (`criteria.Criterion.ranks_by`)."""
+        return getattr(self, criterion(key).ranks_by)
 
 
 class RegressionStats(_Measures):

@@ -68,12 +68,3 @@ QUANTITIES: dict[str, Quantity] = {q.key: q for q in (
     Quantity("score", "decrease in mean squared error", "ΔMSE", r"\Delta\mathrm{MSE}", "ΔMSE",
              "the decrease in impurity Δi(s, t) of Breiman et al. (1984) for a regression tree"),
 )}
-
-# what each criterion ranks a node's candidates by (a regression tree: the score, ΔMSE)
-RANKED_BY = {"entropy": "gain", "gini": "gini_gain", "gain_ratio": "gain_ratio", "squared_error": "score"}
-CLASS_CRITERIA = ("entropy", "gini", "gain_ratio")  # a target with classes; a numeric one: squared_error
-
-
-def ranked_name(criterion: str) -> str:
-    """'information gain': what a criterion ranks by, in a sentence."""
-    return QUANTITIES[RANKED_BY[criterion]].name

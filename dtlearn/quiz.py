@@ -22,15 +22,15 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .criteria import CRITERIA
 from .measures import RANKED_BY
-from .quantities import QUANTITIES
 from .settings import PRESET
 from .splits import TIE_RULE
 from .steps import LEAF, SPLIT
 from .table import candidate_name, listed_table
 
 LEAF_GUESS = None  # the guess "this node becomes a leaf"
-MEASURE_NAMES = {key: QUANTITIES[key].name for key in ("gain", "gain_ratio", "gini_gain", "score")}
+MEASURE_NAMES = {c.ranks_by: c.name for c in CRITERIA.values()}  # what each criterion ranks by, in a sentence
 ALGORITHM_NAMES = {key: preset.name for key, preset in PRESET.items()}
 POINTS = {"right": 1.0, "half": 0.5, "wrong": 0.0}
 

@@ -27,10 +27,10 @@ import math
 import numbers
 from dataclasses import asdict, dataclass, field, fields, replace
 
-from .quantities import CLASS_CRITERIA, QUANTITIES, RANKED_BY, ranked_name
+from .criteria import CLASS_CRITERIA, KEYS, criterion
 
-CRITERIA = ("entropy", "gini", "gain_ratio", "squared_error")
-CRITERION_NAMES = {c: ranked_name(c) for c in CRITERIA}  # what each ranks by, in a sentence
+CRITERIA = KEYS  # every criterion's key (`criteria.CRITERIA` holds their records)
+CRITERION_NAMES = {key: criterion(key).name for key in CRITERIA}  # what each ranks by, in a sentence
 
 
 @dataclass(frozen=True)
@@ -71,9 +71,8 @@ class Settings:
 
     @property
     def impurity(self) -> str:
-        """The impurity a node displays: Gini for the gini criterion, MSE for regression,
-        entropy otherwise."""
-        return {"gini": "gini", "squared_error": "mse"}.get(self.criterion, "entropy")
+        """The impurity a node displays: "entropy", "gini" or "mse" (regression), as the criterion says."""
+        return criterion(self.criterion).impurity
 
 
 _C45 = dict(criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold", average_gain_rule=True,
@@ -211,7 +210,7 @@ def _plain(number) -> str:
     return f"{number:g}"
 
 
-CRITERION_TITLES = {c: QUANTITIES[RANKED_BY[c]].title for c in CLASS_CRITERIA}  # the menu's words
+CRITERION_TITLES = {key: criterion(key).title for key in CLASS_CRITERIA}  # the menu's words
 
 OPTIONS: tuple[Option, ...] = (
     Option("criterion", "choice", "Split criterion", "What ranks the candidate splits.", choices=CRITERIA,
@@ -300,6 +299,9 @@ def _validate(s: Settings) -> None:
                          "1996: a cut by gain, then corrected) are two versions of C4.5: choose one.")
     if s.missing_values == "surrogate" and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
         raise ValueError("Surrogate splits need binary splits (the cart preset).")
+    if criterion(s.criterion).binary_only and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
+        raise ValueError(f"The {criterion(s.criterion).name} ({s.criterion}) is defined for binary splits: set "
+                         "categorical_split='subset' and numeric_split='threshold' (the cart preset).")
 
 
 def _is_number(value) -> bool:

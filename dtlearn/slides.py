@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import derivation, framing
+from .criteria import criterion
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
 from .settings import PRESET
@@ -158,7 +159,7 @@ def named(sentence: str, *names) -> str:
 
 
 def _family(tree) -> str:
-    return "squared_error" if tree.is_regression else ("gini" if tree.settings.criterion == "gini" else "entropy")
+    return "squared_error" if tree.is_regression else criterion(tree.settings.criterion).family
 
 
 def ranked_column(tree) -> str:

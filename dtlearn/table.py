@@ -29,29 +29,28 @@ import numpy as np
 import pandas as pd
 
 from .candidates import data_value_below
+from .criteria import CLASS_COLUMNS, CRITERIA
 from .formatting import label
 from .measures import KEPT_MEASURES_UP_TO
 from .rules import (AVERAGE_TOLERANCE, BELOW_AVERAGE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, NOT_BEST_THRESHOLD, OK,
                     ONE_BRANCH, SHORTCUT, SMALL_LEAF, SMALL_SIDE, TIE, USED, ZERO_RATIO)
 from .splits import cut_rank, cut_rule, one_cut_competes, scored_only, split_limits
 
+# the measures of every criterion (`criteria`), then those no criterion ranks by (Zaki & Meira's CART
+# measure, the misclassification error)
+MEASURE_COLUMNS = tuple(c for c in CLASS_COLUMNS if c != "known") + ("cart_measure", "error_before", "error_after")
 TABLE_COLUMNS = [
     "attribute", "kind", "test", "threshold", "branches", "branch_counts", "n", "known",
-    "entropy_before", "entropy_after", "gain", "correction", "cuts", "corrected_gain", "split_info", "gain_ratio",
-    "gini_before", "gini_after", "gini_gain", "cart_measure", "error_before", "error_after",
+    *(c for m in MEASURE_COLUMNS for c in ((m, "cuts") if m == "correction" else (m,))),  # the cuts it counts
     "score", "eligible", "reason", "chosen", "tied",
 ]
+# regression's measures, as the table names them and as RegressionStats does
+REGRESSION_MEASURES = {c: "reduction" if c == "sse_reduction" else c for c in CRITERIA["squared_error"].columns}
 REGRESSION_COLUMNS = [
-    "attribute", "kind", "test", "threshold", "branches", "branch_stats", "n", "known",
-    "sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after", "score", "eligible", "reason",
-    "chosen", "tied",
+    "attribute", "kind", "test", "threshold", "branches", "branch_stats", "n", "known", *REGRESSION_MEASURES,
+    "score", "eligible", "reason", "chosen", "tied",
 ]
 TEXT_COLUMNS = ("attribute", "kind", "test", "branches", "branch_counts", "branch_stats", "reason")
-MEASURE_COLUMNS = ("entropy_before", "entropy_after", "gain", "correction", "corrected_gain", "split_info",
-                   "gain_ratio", "gini_before", "gini_after", "gini_gain", "cart_measure", "error_before",
-                   "error_after")
-REGRESSION_MEASURES = {"sse_before": "sse_before", "sse_after": "sse_after", "sse_reduction": "reduction",
-                       "mse_before": "mse_before", "mse_after": "mse_after"}
 KINDS = ("threshold", "multiway", "subset")
 PER_BLOCK = ("n", "known", "cuts")  # one value per attribute at a node
 # reasons that exclude a candidate for its attribute's sake, not its own: the split rules allow it

@@ -30,6 +30,7 @@ import pandas as pd
 
 from . import budget, derivation, typeset
 from .formatting import label
+from .criteria import CRITERIA as RECORDS
 from .measures import RANKED_BY
 from .quantities import QUANTITIES
 from .settings import CRITERION_NAMES, PRESET
@@ -83,15 +84,15 @@ VALUE_SYMBOLS |= {key: (QUANTITIES[key].latex + "(D)", QUANTITIES[key].plain + "
 _SHARES = (", where ", Math("p_k", "p_k"), " is the share of class ", Math("k", "k"), " among the node's rows.")
 _ENTROPY_RULE = ("Entropies use logarithms to base 2: ",
                  Math(r"\mathrm{Ent}(D) = -\sum_k p_k \log_2 p_k", "Ent(D) = −Σ p_k log2 p_k"), *_SHARES)
-CRITERIA = {
-    "entropy": Criterion("entropy", "entropy", Math(r"\mathrm{Ent}(D)", "Ent(D)"), "entropy", "Quinlan 1986", (),
-                         _ENTROPY_RULE),
-    "gain_ratio": Criterion("gain_ratio", "entropy", Math(r"\mathrm{Ent}(D)", "Ent(D)"), "entropy", "Quinlan 1993",
-                            ("gain", "split_info"), _ENTROPY_RULE),
-    "gini": Criterion("gini", "Gini index", Math(r"\mathrm{Gini}(D)", "Gini(D)"), "gini", "Breiman et al. 1984", (),
-                      ("The Gini index of a node is ",
-                       Math(r"\mathrm{Gini}(D) = 1 - \sum_k p_k^2", "Gini(D) = 1 − Σ p_k²"), *_SHARES)),
-}
+_ENTROPY = Math(r"\mathrm{Ent}(D)", "Ent(D)")
+_GINI_RULE = ("The Gini index of a node is ", Math(r"\mathrm{Gini}(D) = 1 - \sum_k p_k^2", "Gini(D) = 1 − Σ p_k²"),
+              *_SHARES)
+# the criteria a sheet is written for; each one's family and source are its record's (`criteria`)
+CRITERIA = {key: Criterion(key, impurity, symbol, RECORDS[key].family, RECORDS[key].source, shown, rule)
+            for key, impurity, symbol, shown, rule in (
+                ("entropy", "entropy", _ENTROPY, (), _ENTROPY_RULE),
+                ("gain_ratio", "entropy", _ENTROPY, ("gain", "split_info"), _ENTROPY_RULE),
+                ("gini", "Gini index", Math(r"\mathrm{Gini}(D)", "Gini(D)"), (), _GINI_RULE))}
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,9 @@ def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: i
     the table in the title (default: by its target column)."""
     settings = tree.settings
     if tree.is_regression or settings.criterion not in CRITERIA:
-        raise ValueError("Worksheets are written for classification trees ranked by information gain, "
-                         "gain ratio or Gini gain.")
+        names = [CRITERION_NAMES[key] for key in CRITERIA]
+        raise ValueError(f"Worksheets are written for classification trees ranked by {', '.join(names[:-1])} "
+                         f"or {names[-1]}.")
     last = tree.growth_steps if last_step is None else last_step
     if not (isinstance(first_step, int) and isinstance(last, int) and 1 <= first_step <= last <= tree.growth_steps):
         raise ValueError(f"The steps must satisfy 1 <= first <= last <= {tree.growth_steps} (the growth steps), "

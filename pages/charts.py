@@ -15,13 +15,14 @@ import streamlit as st
 from dtlearn.data_summary import histogram
 from dtlearn.formatting import label
 from dtlearn.export import PALETTE
+from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import shown, shown_names, visible
 
 from . import cut_labels
 from pages.wording import plain
 
 FONT = dict(size=16)
-MEASURE_TITLES = {"gain": "Information gain", "gini_gain": "Gini gain", "gain_ratio": "Gain ratio"}
+MEASURE_TITLES = {key: q.title for key, q in QUANTITIES.items()}
 
 
 def colour(classes, cls) -> str:

@@ -11,6 +11,7 @@ import streamlit as st
 
 from dtlearn import grading, quiz, record
 from dtlearn.formatting import label
+from dtlearn.criteria import criterion
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown, shown_branch
 from dtlearn.table import listed_table
@@ -69,10 +70,7 @@ def step_menu(title: str, count: int, key: str, describe) -> int:
 def quantities_for(tree, step) -> list[str]:
     """What a student computes at this node: the criterion's family of measures (no split
     information or gain ratio for plain information gain), then the decision."""
-    criterion = tree.settings.criterion
-    family = "gini" if criterion == "gini" else "entropy"
-    keys = [key for key, q in grading.QUANTITIES.items() if q.family == family
-            and not (criterion == "entropy" and key in ("split_info", "gain_ratio"))]
+    keys = list(criterion(tree.settings.criterion).checked)
     keys.append("attribute" if step.action == "split" else "leaf_class")
     if step.action == "split" and step.test.kind == "threshold":
         keys.append("threshold")

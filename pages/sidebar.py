@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 import dtlearn
-from dtlearn.quantities import CLASS_CRITERIA
+from dtlearn.criteria import CLASS_CRITERIA
 from dtlearn.shorten import shown
 from pages import cached
 from pages.computing import digest

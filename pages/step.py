@@ -10,6 +10,7 @@ import streamlit as st
 
 import dtlearn
 from dtlearn import derivation
+from dtlearn.criteria import FAMILIES, criterion
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import LABEL_CHARS, shown
 from dtlearn.table import LISTED_ROWS
@@ -19,8 +20,7 @@ from pages.session import FAMILY_OPEN, THRESHOLDS_OPEN
 from pages.wording import md
 from pages.tables import candidate_text, display_table, family_table, named, show_rows
 
-FAMILY_TITLES = {"entropy": "entropy, information gain and gain ratio", "gini": "the Gini index and Gini gain",
-                 "squared_error": "squared error"}
+FAMILY_TITLES = {family: c.family_title for family, c in FAMILIES.items()}
 MANY_ROWS = 30  # more candidates than this: each attribute's best cut only, unless asked
 MAX_ROWS = LISTED_ROWS  # beyond, each attribute's best cuts only (an upload can have a cut between every two rows)
 MAX_CUTS = 1500  # points of the threshold chart; beyond, every k-th cut and the best ones
@@ -112,7 +112,7 @@ def formulas_ui(step, tree, rows: pd.DataFrame):
                "exactly; where the rounded numbers shown give another last digit, as a textbook's arithmetic "
                f"would, the line says so).{logs}")
     sections = derivation.derivation(table.loc[picked], tree.classes, digits, limit=LABEL_CHARS)
-    ranked = {"gini": "gini", "squared_error": "squared_error"}.get(tree.settings.criterion, "entropy")
+    ranked = criterion(tree.settings.criterion).family
     others = sorted({s.family for s in sections} - {"node", ranked})
     for section in sections:
         if section.family in ("node", ranked):
@@ -182,7 +182,7 @@ def threshold_chart(step, tree, candidates) -> str:
         below = f"the mean {md(tree.target)} on each side"
     else:
         by_ratio = tree.settings.criterion == "gain_ratio" and tree.settings.threshold_by_ratio
-        measure = "gini_gain" if tree.settings.criterion == "gini" else "gain_ratio" if by_ratio else "gain"
+        measure = "gain_ratio" if by_ratio else criterion(tree.settings.criterion).gain  # what picks a cut
         figure = charts.threshold_chart(rows, attribute, tree.classes, measure, cut, tested)
         below = "how many rows of each class fall on each side (solid ≤, dotted >)"
     note = ""

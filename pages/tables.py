@@ -6,6 +6,8 @@ import streamlit as st
 
 from dtlearn.node_rows import rows_at
 from dtlearn.formatting import label
+from dtlearn.criteria import CRITERIA, criterion
+from dtlearn.criteria import FAMILIES as CRITERION_FAMILIES
 from dtlearn.measures import RANKED_BY
 from dtlearn.quantities import QUANTITIES
 from dtlearn.shorten import INVISIBLE, LABEL_CHARS, shown, shown_branch, shown_names, visible
@@ -16,7 +18,7 @@ MEASURES = {key: q.heading for key, q in QUANTITIES.items() if key != "score"}  
 CORRECTED = ("C4.5 (release 8, as J48) subtracts log₂(number of cuts)/N from a threshold's gain before its "
              "gain ratio: Gain′ = Gain − log₂(cuts)/N (Quinlan 1996)")
 CHAR_PX = 8  # a generous width of one character of the table's 14 px type (Source Sans: 3-8 px)
-RANKED_NAMES = {key: QUANTITIES[key].heading for key in ("gain", "gini_gain", "gain_ratio", "score")}
+RANKED_NAMES = {c.ranks_by: c.quantity.heading for c in CRITERIA.values()}
 
 
 
@@ -86,16 +88,12 @@ def ranked_column(tree) -> str:
     return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
 
 
-FAMILIES = {family: tuple(MEASURES[key] for key in keys) for family, keys in {  # as display_table heads them
-    "entropy": ("known", "entropy_before", "entropy_after", "gain", "correction", "corrected_gain", "split_info",
-                "gain_ratio"),
-    "gini": ("known", "gini_before", "gini_after", "gini_gain"),
-    "squared_error": ("sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after"),
-}.items()}
+# each criterion family's columns, as display_table heads them
+FAMILIES = {family: tuple(MEASURES[key] for key in c.columns) for family, c in CRITERION_FAMILIES.items()}
 
 
 def _family(tree) -> str:
-    return "squared_error" if tree.is_regression else ("gini" if tree.settings.criterion == "gini" else "entropy")
+    return "squared_error" if tree.is_regression else criterion(tree.settings.criterion).family
 
 
 def family_table(drawn: pd.DataFrame, tree) -> pd.DataFrame:

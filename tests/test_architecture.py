@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dtlearn"
 # kernels and routing, steps, the engine, trees, induction, pruning, and the compositions on top
 LAYERS = [
     "collector", "units", "identifiers", "formatting", "data", "csv_cells", "csv_reader", "data_summary",
-    "budget", "layout", "shorten", "colours", "arff", "quantities",
+    "budget", "layout", "shorten", "colours", "arff", "quantities", "criteria",
     "settings",
     "impurity",
     "rules", "jit",

@@ -20,9 +20,9 @@ import math
 
 import numpy as np
 
+# what the scans rank by, each criterion's record's `kernel` (handed on to the scans from here)
+from ..criteria import BY_GAIN, BY_GINI, BY_RATIO  # noqa: F401
 from ..jit import njit
-
-BY_GAIN, BY_GINI, BY_RATIO = 0, 1, 2  # what a criterion ranks by: information gain, Gini gain, gain ratio
 
 
 @njit(cache=True, inline="always")
