@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -92,7 +93,9 @@ class Work:
         root_weights = np.asarray(root.class_weights if root is not None else step.class_weights, dtype=float)
         return Work(step, row, table, classes, root_weights)
 
-    @property
+    # A row of a mixed-type table is costly to take; a Work reads it (and its stats) dozens of times
+    # for each mistake `mistakes` recomputes, so both are taken once.
+    @cached_property
     def candidate(self) -> pd.Series | None:
         return None if self.row is None else self.table.loc[self.row]
 
@@ -118,7 +121,7 @@ class Work:
         value = None if self.candidate is None else self.candidate.get("correction")
         return 0.0 if value is None or pd.isna(value) else float(value)
 
-    @property
+    @cached_property
     def stats(self) -> SplitStats:
         """The `measures` definitions over this one candidate (what its table row holds)."""
         return SplitStats(self.counts[None], self.missing, correction=self.correction)

@@ -11,6 +11,7 @@ as (name, bytes), one at a time so that a page can show its progress; PDFs are c
 pdflatex (`pdflatex.compile_pdf`, one run each) when asked for.
 
     student_sheet(variant, dataset) -> str          # a LaTeX document
+    variant_worksheet(variant, dataset) -> Worksheet   # made once per variant: sheets, key and exports read it
     key(variants, dataset) -> str                   # a LaTeX document
     file_names(variants, dataset, algorithm, extension) -> dict   # student -> (sheet, table); "key" -> key
     class_files(variants, dataset, *, pdf=False) -> Iterator[tuple[str, bytes]]
@@ -37,12 +38,14 @@ from .steps import SPLIT
 from .typeset import file_stem, tex
 from .worksheet import to_latex, worksheet
 
-__all__ = ["class_files", "file_names", "key", "student_sheet"]
+__all__ = ["class_files", "file_names", "key", "student_sheet", "variant_worksheet"]
 
 
-def _sheet(variant, dataset: str):
+def variant_worksheet(variant, dataset: str):
+    """The variant's worksheet, made once: its sheet, the key and the LMS exercise read it."""
     first, last = variant.steps
-    return worksheet(variant.tree, first, last, variant.digits, dataset=dataset)
+    return variant.made(("worksheet", dataset), lambda: worksheet(variant.tree, first, last, variant.digits,
+                                                                  dataset=dataset))
 
 
 def _heading(variant, note: str = "") -> str:
@@ -61,7 +64,7 @@ def _body(document: str) -> str:
 def student_sheet(variant, dataset: str) -> str:
     """A student's exercise sheet (no answers): their identifier and the seed, then the
     worksheet on their table. `dataset` names the table in the title."""
-    return _student_document(variant, _sheet(variant, dataset))
+    return _student_document(variant, variant_worksheet(variant, dataset))
 
 
 def _student_document(variant, sheet) -> str:
@@ -82,7 +85,7 @@ def key(variants: Sequence, dataset: str) -> str:
     variant's worked solution from a new page, headed as the student's sheet is."""
     if not variants:
         raise DataError("A key needs at least one variant.")
-    return _key_document(variants, [_sheet(v, dataset) for v in variants], dataset)
+    return _key_document(variants, [variant_worksheet(v, dataset) for v in variants], dataset)
 
 
 def _key_document(variants: Sequence, sheets: Sequence, dataset: str) -> str:
@@ -134,7 +137,7 @@ def class_files(variants: Sequence, dataset: str, *, pdf: bool = False) -> Itera
 
     sheets = []  # each worksheet made once, for the student's sheet and the key
     for variant in variants:
-        sheets.append(_sheet(variant, dataset))
+        sheets.append(variant_worksheet(variant, dataset))
         sheet_name, table_name = names[variant.student]
         yield sheet_name, written(_student_document(variant, sheets[-1]))
         yield table_name, variant.csv().encode("utf-8")

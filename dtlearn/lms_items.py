@@ -34,11 +34,12 @@ import pandas as pd
 
 from . import derivation
 from .answers import QUANTITIES, Work, rounded, textbook
+from .class_sheets import variant_worksheet
 from .formatting import label
 from .mistakes import candidates_for
 from .splits import USED
 from .steps import SPLIT
-from .worksheet import plain, worksheet
+from .worksheet import plain
 
 __all__ = ["Answer", "Blank", "Exercise", "Part", "exercise", "half_unit"]
 
@@ -201,9 +202,12 @@ def _table(frame: pd.DataFrame) -> tuple[tuple[str, ...], tuple[tuple[str, ...],
 
 def exercise(variant, dataset: str) -> Exercise:
     """The variant's exercise: the sheet's questions on the steps asked, with their blanks.
-    `dataset` names the table in the title."""
-    first, last = variant.steps
-    sheet = worksheet(variant.tree, first, last, variant.digits, dataset=dataset)
+    `dataset` names the table in the title. Made once per variant (each export reads it)."""
+    return variant.made(("exercise", dataset), lambda: _exercise(variant, dataset))
+
+
+def _exercise(variant, dataset: str) -> Exercise:
+    sheet = variant_worksheet(variant, dataset)
     steps = {s.number: s for s in variant.asked}
     parts = []
     for sheet_part in sheet.parts:

@@ -29,7 +29,7 @@ API (the sheets, LMS exports and a Teacher page build on these):
     iter_variants(template, students, seed, constraints) -> Iterator[Variant]   # one at a time
     class_set(template, students, seed, constraints) -> list[Variant]
     Variant: student, seed, attempt, data (Dataset), tree, steps (first, last), digits;
-             .asked (the steps asked), .csv() (the table)
+             .asked (the steps asked), .csv() (the table), .made(key, make) (made once per variant)
     student_ids(count) -> tuple[str, ...]      # "01", "02", ...
     template_tree(template, constraints) -> Tree
     problems(tree, constraints, template_tree) -> tuple[str, ...]   # codes of PROBLEMS, () when kept
@@ -48,8 +48,8 @@ API (the sheets, LMS exports and a Teacher page build on these):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
-from typing import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -65,6 +65,7 @@ from .variant_draw import Source, draw, stream
 __all__ = ["PROBLEMS", "Constraints", "Variant", "class_set", "draw", "iter_variants", "make_variant", "problems",
            "shape", "stream", "student_ids", "template_tree"]
 
+T = TypeVar("T")
 DIGITS = 3  # the decimals a sheet asks for, as worksheets and grading write them by default
 MAX_ID_CHARS = 64
 
@@ -162,6 +163,14 @@ class Variant:
     tree: Tree
     steps: tuple[int, int]  # the growth steps asked, first..last
     digits: int = DIGITS
+    _made: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def made(self, key: tuple, make: Callable[[], T]) -> T:
+        """What `make` returns for this variant, made once per `key`: the sheet, the key and each
+        LMS export read the same worksheet and exercise, and a class's make each over and over."""
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
 
     @property
     def asked(self) -> tuple:
