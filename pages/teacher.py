@@ -40,11 +40,11 @@ MAX_PDF_SHEETS = 60
 SHAPES = {"either": None, "same": True, "other": False}
 SHAPE_WORDS = {"either": "Either", "same": "The template's", "other": "Another than the template's"}
 # Where on this page each check of `variant_checks` is loosened.
-RELAX = {"size": "*Largest node asked* (or fewer *Rows*)", "shape": "*Tree shape* (Either)",
+RELAX = {"size": "*Largest node* (or fewer *Rows*)", "shape": "*Tree shape* (Either)",
          "tie": "*Decimals asked* (more decimals: a finer tolerance) or another *Seed*",
          "work": "*Steps asked* (or *Tree shape*: the template's)", "steps": "*Steps asked* (or more *Rows*)",
          "copy": "*Rows* or *Attributes kept* (a table further from the template's)",
-         "fit": "*Classes kept* or *Missing values*"}
+         "fit": "*Classes kept* or *Missing share*"}
 
 
 # the class: who, which seed, what is asked ---------------------------------------------------
@@ -88,24 +88,27 @@ def constraints_ui(v) -> Constraints | str:
     n = len(data.frame)
     columns = st.columns(4)
     fewest = columns[0].number_input("Rows: fewest", 2, 10 * n, None, step=1, key="teacher_rows_low",
-                                     placeholder=f"{n} (the template's)")
+                                     placeholder=f"{n}",
+                                     help="The fewest rows of a table (empty: the template's).")
     most = columns[1].number_input("Rows: most", 2, 10 * n, None, step=1, key="teacher_rows_high",
-                                   placeholder=f"{n} (the template's)")
+                                   placeholder=f"{n}", help="The most rows of a table (empty: the template's).")
     attributes = columns[2].number_input("Attributes kept", 1, len(data.attributes), None, step=1,
                                          key="teacher_attributes", placeholder=f"all {len(data.attributes)}")
     classes = columns[3].number_input("Classes kept", 2, max(2, len(data.classes)), None, step=1,
                                       key="teacher_classes", placeholder=f"all {len(data.classes)}")
     columns = st.columns(4)
-    kept_numeric = columns[0].number_input("Numeric attributes kept", 0, max(len(numeric), 0), None, step=1,
+    kept_numeric = columns[0].number_input("Numeric kept", 0, max(len(numeric), 0), None, step=1,
                                            key="teacher_numeric", placeholder=f"all {len(numeric)}",
                                            disabled=not numeric,
-                                           help="The others become low / medium / high by the template's terciles.")
-    missing = columns[1].number_input("Missing values (share)", 0.0, 0.5, None, step=0.05, key="teacher_missing",
-                                      placeholder="as the template", format="%.2f",
-                                      help="The share of attribute cells left empty, at least.")
-    largest = columns[2].number_input("Largest node asked (rows)", 2, None, None, step=1, key="teacher_max_node",
+                                           help="How many attributes stay numeric; the others become low / "
+                                                "medium / high by the template's terciles.")
+    missing = columns[1].number_input("Missing share", 0.0, 0.5, None, step=0.05, key="teacher_missing",
+                                      placeholder="as is", format="%.2f",
+                                      help="The share of attribute cells left empty, at least (empty: as "
+                                           "the template).")
+    largest = columns[2].number_input("Largest node", 2, None, None, step=1, key="teacher_max_node",
                                       placeholder="no limit",
-                                      help="No node a sheet asks about holds more rows: what a student computes "
+                                      help="The most rows of a node a sheet asks about: what a student computes "
                                            "by hand.")
     low, high = fewest or most, most or fewest
     try:
@@ -120,8 +123,13 @@ def _whole(value) -> int | None:
     return None if value is None else int(value)
 
 
-def relax(message: str) -> str:
-    """dtlearn's message that no table met the constraints, and where this page loosens them."""
+def relax(error: DataError) -> str:
+    """dtlearn's message that no table met the constraints, and where this page loosens them; or
+    that the page's time ran out, and what makes the work cheaper."""
+    message = str(error)
+    if isinstance(error, budget.TooCostly):
+        return md(message) + ("  \nFewer students at a time (a list of identifiers per group) or *PDF sheets* off "
+                              "makes this cheaper; pressing the button again at once goes on with the work begun.")
     where = [RELAX[code] for code, words in PROBLEMS.items() if words in message and code in RELAX]
     return md(message) + (f"  \nOn this page: {where[0]}." if where else "")
 
@@ -238,15 +246,16 @@ def preview_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
             try:
                 made = variant(v, student, seed, constraints)
             except DataError as error:
-                st.error(relax(str(error)))
+                st.error(relax(error))
                 continue
             st.markdown(f"**{md(student)}** · seed {seed} · drawn at attempt {made.attempt + 1}")
             st.dataframe(made.data.frame, hide_index=True, height="content" if len(made.data.frame) <= 20 else 400)
-            st.caption(f"The key at the steps asked ({md(made.data.target)} predicted):")
+            st.caption("The key: what the tree decides at each step asked, and the winning score.")
             st.dataframe(decisions(made), hide_index=True)
             shown.append(made)
     if shown:
-        tabs = st.tabs([f"Worked solution: {md(made.student)}" for made in shown])
+        box = st.expander("The worked solutions: each key in full, as the teacher's key prints it")
+        tabs = box.tabs([f"Worked solution: {md(made.student)}" for made in shown])
         for tab, made in zip(tabs, shown):
             sheet = worksheet.preview(worksheet.worksheet(made.tree, *made.steps, made.digits, dataset=v.title))
             text = worksheet.to_markdown(sheet, True)
@@ -257,6 +266,8 @@ def files_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
     st.subheader(f"The class's files: {len(students):,} students")
     key = _key(v, students, seed, constraints)
     can_pdf = pdflatex.available()
+    if not can_pdf or len(students) > MAX_PDF_SHEETS:  # shown off, not on and greyed
+        st.session_state["teacher_pdf"] = False
     pdf = st.toggle("PDF sheets", value=can_pdf and len(students) <= MAX_PDF_SHEETS, key="teacher_pdf",
                     disabled=not can_pdf or len(students) > MAX_PDF_SHEETS,
                     help="Off: each sheet as LaTeX (one run of pdflatex each), made in a fraction of the time.")
@@ -276,7 +287,7 @@ def files_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
             made = computed("Making the sheets and the key…", sheets_key, lambda: _files(
                 class_set(v, students, seed, constraints), title, pdf, can_pdf), eager=True)
         except DataError as error:
-            st.error(relax(str(error)))
+            st.error(relax(error))
             made = None
         if made is not None:
             sheets, key_name, key_file = made
@@ -308,7 +319,7 @@ def files_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
         try:
             stem, content = computed(what, export_key, make, eager=True)
         except DataError as error:
-            column.error(relax(str(error)))
+            column.error(relax(error))
             continue
         column.download_button(label, content, stem + suffix, mime, key=f"teacher_{name}", on_click="ignore",
                                width="stretch", icon=":material/download:")
@@ -331,10 +342,12 @@ if v.tree.growth_steps == 0:
 st.caption("The template is the sidebar's table, target, algorithm and settings. Each student gets a table of their "
            "own, drawn from it and checked by dtlearn (no tie at the top, nodes small enough, the shape asked for); "
            "the seed and a student's identifier reproduce that table exactly.")
-students = students_ui()
-seed = int(st.number_input("Seed", 0, 2**31 - 1, 1, step=1, key="teacher_seed",
-                           help="With a student's identifier, it draws that student's table: the same seed, the "
-                                "same tables, in any session."))
+who, seed_box = st.columns([2, 1])
+with who:
+    students = students_ui()
+seed = int(seed_box.number_input("Seed", 0, 2**31 - 1, 1, step=1, key="teacher_seed",
+                                 help="With a student's identifier, it draws that student's table: the same seed, "
+                                      "the same tables, in any session."))
 constraints = constraints_ui(v)
 if isinstance(students, str):
     st.error(md(students))

@@ -112,7 +112,7 @@ def test_constraints_no_table_meets_name_the_setting_to_loosen(open_app):
     app = teacher(open_app)
     app.set("number_input", "teacher_max_node", 4)  # step 1 is the whole table: 14 rows
     assert not app.at.exception
-    assert any("max_node_rows" in e and "On this page: *Largest node asked*" in e for e in app.errors), app.errors
+    assert any("max_node_rows" in e and "On this page: *Largest node*" in e for e in app.errors), app.errors
     app.set("number_input", "teacher_rows_low", 20).set("number_input", "teacher_rows_high", 10)
     assert any("rows must be (first, last)" in e for e in app.errors), app.errors
 
@@ -170,3 +170,23 @@ def test_a_hostile_table_and_identifiers_are_shown_as_text(open_app):
     assert len(app.frames()) == 4  # both previews drawn, their students' names said
     said = [unescape(m.value) for m in app.at.markdown]
     assert any(line.startswith(f"**{names[0]}** · seed 1") for line in said), said[:3]
+
+
+def test_a_class_past_the_pdf_limit_gets_latex_sheets_and_says_why(open_app):
+    app = teacher(open_app)
+    assert app.at.toggle(key="teacher_pdf").value is pdflatex.available()  # 30 students: PDFs when it can
+    app.set("number_input", "teacher_count", teacher_page_limit() + 1)
+    app.assert_clean()
+    toggle = app.at.toggle(key="teacher_pdf")
+    assert toggle.value is False and toggle.disabled
+    if pdflatex.available():
+        assert any(f"More than {teacher_page_limit()} students" in c.value for c in app.at.caption)
+
+
+def teacher_page_limit() -> int:
+    """MAX_PDF_SHEETS, read from the page's source (importing a page runs it)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[2] / TEACHER).read_text(encoding="utf-8")
+    return int(re.search(r"^MAX_PDF_SHEETS = (\d+)", source, re.M).group(1))
