@@ -71,6 +71,7 @@ PAGES = {
     "practice-guess": ("/practice?dataset=tennis&algo=id3&mode=guess", "GRAPH"),
     "practice-hand": ("/practice?dataset=tennis&algo=id3&mode=hand", "GRAPH"),
     "practice-worksheet": ("/practice?dataset=tennis&algo=id3&mode=worksheet", '[data-testid="stDownloadButton"]'),
+    "teacher": ("/teacher?dataset=tennis&algo=id3", '[data-testid="stDataFrame"]'),  # two students' keys drawn
 }
 
 
