@@ -116,7 +116,10 @@ class _Plan:
         self.threshold = [j for j, k in enumerate(kinds) if k == "threshold"]
         self.threshold_row = {j: i for i, j in enumerate(self.threshold)}
         self.multiway = [j for j, k in enumerate(kinds) if k == "multiway"]
-        self.python = [j for j, k in enumerate(kinds) if k == "python"]
+        # a criterion no compiled scan ranks by (its record has no `kernel`): every attribute is scored in
+        # Python by its `measures` definition; numbers are still sorted once and routed by their cut
+        self.scanned = criterion(settings.criterion).kernel is not None
+        self.python = [j for j, k in enumerate(kinds) if k == "python" or not self.scanned]
         self.categorical = [j for j, k in enumerate(kinds) if k != "threshold"]
         # (rows, attributes): a row's codes side by side, read together by the multiway scan
         self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical], axis=1)
@@ -150,8 +153,6 @@ class _Plan:
 
     def _kind(self, attribute: str) -> str:
         e, s = self.encoded, self.settings
-        if criterion(s.criterion).kernel is None:  # no compiled scan scores it: its `measures` definition does
-            return "python"
         if e.kind(attribute) == "numeric" and s.numeric_split == "threshold":
             return "threshold"
         subsets = s.categorical_split == "subset" and e.kind(attribute) == "categorical"
@@ -266,10 +267,10 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
     T = len(plan.threshold)
     # each threshold attribute's competing cut: when every attribute is a number, the table itself (no copy)
     found = kernels.Found.empty(L, T, ONE_BRANCH)
-    if plan.threshold:
+    if plan.threshold and plan.scanned:
         scan = kernels.scan_thresholds_regression if encoded.is_regression else kernels.scan_thresholds
         scan(level.buffers, active, level.unit, plan.scoring, found)
-    if T == A:
+    if T == A and plan.scanned:
         index, thresholds, score, gain, reason, ties = (found.index, found.threshold, found.score, found.gain,
                                                         found.reason, found.ties)
     else:
@@ -280,7 +281,7 @@ def _score(plan: _Plan, level: _Level, active: np.ndarray, node_size: np.ndarray
         thresholds = np.full((L, A), np.nan)
         _place(plan.threshold, found, index, score, gain, reason, ties)
         thresholds[:, plan.threshold] = found.threshold
-    if plan.multiway:
+    if plan.multiway and plan.scanned:
         found = kernels.Found.empty(L, len(plan.multiway), ONE_BRANCH)
         kernels.scan_multiway(level.buffers, active, plan.mw_codes, plan.n_values, plan.scoring, found)
         _place(plan.multiway, found, index, score, gain, reason, ties)
@@ -450,7 +451,7 @@ def _grow_level(plan: _Plan, level: _Level, grown: Grown) -> _Level:
         n_children[i] = len(test.branch_labels)
         grown.tests[base + i] = test
         if test.kind == "threshold":
-            grown.midpoints[base + i] = float(d.thresholds[i, j]) if (i, j) not in d.blocks else test.threshold
+            grown.midpoints[base + i] = _midpoint(i, j, int(bests.index[i, j]), d.thresholds, d.blocks)
         tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
         grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
     first_child = np.full(L, -1, dtype=np.int64)
@@ -560,14 +561,19 @@ def _test(plan: _Plan, i: int, j: int, index: int, thresholds, blocks):
     """The chosen test of node i: attribute j's competing candidate (`index` in its block)."""
     encoded, s = plan.encoded, plan.settings
     attribute = encoded.attributes[j]
-    if (i, j) in blocks:
-        return blocks[(i, j)].test(index)
     if j in plan.threshold:
-        cut = float(thresholds[i, j])
+        cut = _midpoint(i, j, index, thresholds, blocks)
         if s.threshold_at_data_value:
             cut = data_value_below(encoded.numeric(attribute), cut)
         return ThresholdTest(attribute, cut)
+    if (i, j) in blocks:
+        return blocks[(i, j)].test(index)
     return plan.multiway_test(j)
+
+
+def _midpoint(i: int, j: int, index: int, thresholds, blocks) -> float:
+    """The midpoint node i's cut on number j is scored at: the compiled scan's, or its block's."""
+    return float(blocks[(i, j)].thresholds[index]) if (i, j) in blocks else float(thresholds[i, j])
 
 
 def _branches(plan: _Plan, level: _Level, split: np.ndarray, tests: dict, winner) -> np.ndarray:
