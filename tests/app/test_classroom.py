@@ -44,7 +44,7 @@ def test_projector_mode_compacts_every_pages_header(open_app, name, line, intro)
 
 
 def test_every_stepper_has_the_buttons_the_keys_press(open_app):
-    """The keys (pages/stage.js) press buttons by key: next/prev/first/last, prune_*."""
+    """The keys (pages/assets/stage.js) press buttons by key: next/prev/first/last, prune_*."""
     app = open_app(dataset="iris", algo="cart", page="step", step="2")
     for key in ("first", "prev", "next", "last"):
         assert app.at.button(key=key)

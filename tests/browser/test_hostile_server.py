@@ -17,7 +17,7 @@ from hostile_files import hostile_files
 from tests.browser.hostile_visit import HealthProbe, visit
 
 HEALTH_SECONDS = 1.0
-PAGE_SECONDS = 60  # pages/common.py PAGE: the app's budget
+PAGE_SECONDS = 60  # pages/computing.py PAGE: the app's budget
 GRACE = 5
 
 
