@@ -30,7 +30,7 @@ from .table import listed_table
 class Quantity:
     key: str
     title: str  # as a student reads it
-    family: str  # "entropy", "gini" or "choice"
+    family: str  # "entropy", "gini", "twoing" or "choice"
     column: str | None  # the table column that holds it (None: per branch, or not a number)
     per_branch: bool = False
 
@@ -52,6 +52,7 @@ QUANTITIES = {q.key: q for q in (
     Quantity("branch_gini", "Gini index of a branch, Gini(D_v)", "gini", None, per_branch=True),
     Quantity("gini_after", "Weighted Gini index after the split", "gini", "gini_after"),
     Quantity("gini_gain", "Gini gain", "gini", "gini_gain"),
+    Quantity("twoing", "Twoing value", "twoing", "twoing"),
     Quantity("attribute", "The attribute chosen at this node", "choice", None),
     Quantity("threshold", "The threshold of the chosen split", "choice", None),
     Quantity("leaf_class", "The class this leaf predicts", "choice", None),
@@ -176,6 +177,7 @@ class Work:
             "gini_gain": lambda: [derivation.gini_of_node(row, c, digits=digits),
                                   derivation.weighted_gini(row, digits=digits),
                                   derivation.gini_gain(row, digits=digits)],
+            "twoing": lambda: derivation.twoing(row, digits=digits),
         }
         return tuple(lines[key]()) if key in lines else ()
 
@@ -251,7 +253,7 @@ def textbook(work: Work, key: str, k: int, branch: int | None = None) -> float:
     s = work.stats
     r = lambda v: rounded(float(v), k)  # noqa: E731 - a one-letter helper keeps the formulas readable
     fraction = s.branch_fraction[0]
-    if key in ("node_entropy", "split_info", "node_gini"):
+    if key in ("node_entropy", "split_info", "node_gini", "twoing"):  # one line from the class weights
         return r(work.exact(key))
     if key in ("branch_entropy", "branch_gini"):
         return r(work.exact(key, branch))

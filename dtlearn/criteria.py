@@ -9,7 +9,7 @@ record here, its measure in `measures` and its words in `quantities`.
 >>> criterion("information")
 Traceback (most recent call last):
 ...
-ValueError: Unknown criterion 'information'. Criteria are: entropy, gini, gain_ratio, squared_error.
+ValueError: Unknown criterion 'information'. Criteria are: entropy, gini, gain_ratio, twoing, squared_error.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ BY_GAIN, BY_GINI, BY_RATIO = 0, 1, 2
 @dataclass(frozen=True)
 class Criterion:
     key: str  # as settings, links and the command line name it
-    kind: str  # "gain" (entropy), "impurity" (Gini), "ratio" (C4.5's gain ratio) or "regression"
+    kind: str  # "gain" (entropy), "impurity" (Gini), "ratio" (C4.5's gain ratio), "separation" (twoing), "regression"
     ranks_by: str  # the measure it ranks candidates by: a SplitStats property, a table column, a quantity
     gain: str  # the measure min_gain, a zero-gain leaf and C4.5's average-gain rule compare
     impurity: str  # the impurity a node shows: "entropy", "gini" or "mse"
@@ -70,6 +70,9 @@ CRITERIA: dict[str, Criterion] = {c.key: c for c in (
               ("node_gini", "branch_gini", "gini_after", "gini_gain"), "Breiman et al. 1984", BY_GINI),
     Criterion("gain_ratio", "ratio", "gain_ratio", "gain", "entropy", "entropy", _ENTROPY_TITLE, _ENTROPY,
               _ENTROPY_CHECKED + ("split_info", "gain_ratio"), "Quinlan 1993", BY_RATIO),
+    # Breiman et al. (1984, ch. 4): how far apart the two sides' class distributions are; scored by `measures`
+    Criterion("twoing", "separation", "twoing", "twoing", "gini", "twoing", "the twoing rule", ("known", "twoing"),
+              ("twoing",), "Breiman et al. 1984", None, binary_only=True),
     # regression's scans (`kernels.scan_thresholds_regression`) are handed BY_GAIN and do not read it
     Criterion("squared_error", "regression", "score", "gain", "mse", "squared_error", "squared error",
               ("sse_before", "sse_after", "sse_reduction", "mse_before", "mse_after"), (), "Breiman et al. 1984",

@@ -442,6 +442,41 @@ def gini_gain(row: Mapping, digits: int | None = DIGITS) -> str:
                       r.value("gini_after"), r.value("gini_gain"), r"\mathrm{Gini}", digits)
 
 
+# twoing ----------------------------------------------------------------------------------
+
+def _share(part: float, whole: float) -> str:
+    return _fraction(part, whole) if whole > 0 else "0"
+
+
+def twoing(row: Mapping, digits: int | None = DIGITS) -> list[str]:
+    r"""The twoing rule of Breiman et al. (1984, ch. 4), fractions substituted: the sides' shares
+    p_L, p_R of the known rows, then rho p_L p_R / 4 (sum_j |p(j|D_L) - p(j|D_R)|)^2. A split into
+    more than two branches has no twoing value.
+
+    >>> row = {"branch_counts": ((3, 2), (2, 7)), "n": 14, "known": 1, "branches": ("= sunny", "not = sunny")}
+    >>> print(twoing(row)[0])
+    p_L = \tfrac{5}{14},\quad p_R = \tfrac{9}{14}
+    >>> print(twoing(row)[1].split(" = ")[-1])  # 5/14 * 9/14 / 4 * (|3/5 - 2/9| + |2/5 - 7/9|)^2 = 289/8820
+    0.033
+    """
+    r = _row(row)
+    name = QUANTITIES["twoing"].latex + "(" + r.node_name + ", " + _attribute(r) + ")"
+    if len(r.counts) != 2:
+        return [name + r"\ \text{is defined for splits into two branches only}"]
+    sizes = r.counts.sum(axis=1)
+    left, right = (branch_name(b, r.node_name) for b in r.branches)
+    shares = "p_L = " + _share(sizes[0], r.n_known) + r",\quad p_R = " + _share(sizes[1], r.n_known)
+    rho, times = (r"\rho\,", _fraction(r.n_known, r.n) + r"\times ") if r.has_missing else ("", "")
+    general = (rho + r"\frac{p_L\,p_R}{4}\Bigl(\sum_j \bigl|p(j \mid " + left + r") - p(j \mid " + right
+               + r")\bigr|\Bigr)^2")
+    terms = [("+ " if j else "") + r"\bigl|" + _share(r.counts[0, j], sizes[0]) + " - "
+             + _share(r.counts[1, j], sizes[1]) + r"\bigr|" for j in range(r.counts.shape[1])]
+    terms[0] = (times + r"\frac{" + _share(sizes[0], r.n_known) + r"\cdot " + _share(sizes[1], r.n_known)
+                + r"}{4}\Bigl(" + terms[0])
+    terms[-1] += r"\Bigr)^2"
+    return [shares, _equation(name, general, terms, number(r.value("twoing"), digits))]
+
+
 # all of it -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -508,7 +543,15 @@ def derivation(row: Mapping, classes: Sequence[str], digits: int | None = DIGITS
         Section("Gini index and Gini gain", (gini_of_node(row, classes, d), *branch_ginis(row, classes, d),
                                              weighted_gini(row, d), gini_gain(row, d)), "gini",
                 ("gini_before", "gini_after", "gini_gain")),
-    )
+    ) + twoing_section(row, d)
+
+
+def twoing_section(row: Mapping, digits: int | None = DIGITS) -> tuple[Section, ...]:
+    """The twoing rule's section, for a row whose table has a twoing value (binary splits)."""
+    value = row.get("twoing")
+    if value is None or pd.isna(value):
+        return ()
+    return (Section("Twoing rule", tuple(twoing(row, digits)), "twoing", ("twoing",)),)
 
 
 def regression_derivation(row: Mapping, digits: int | None = DIGITS) -> tuple[Section, ...]:

@@ -182,6 +182,18 @@ class SplitStats(_Measures):
         return self._gain(self.gini_before, self.gini_after)
 
     @cached_property
+    def twoing(self) -> np.ndarray:
+        """Breiman et al. (1984, ch. 4): (p_L p_R / 4) (sum_j |p(j|t_L) - p(j|t_R)|)^2, p_L and p_R the
+        sides' shares of the known weight, times rho as every gain here; binary splits only (NaN else).
+        With two classes it is half the Gini gain, 2 p_L p_R (p(1|t_L) - p(1|t_R))^2: both rank alike."""
+        if self.branches.shape[-2] != 2:
+            return np.full(self.n_known.shape, np.nan)
+        fraction = self.branch_fraction
+        p = self.branches / np.where(self.mass_branch > 0, self.mass_branch, 1.0)[..., None]
+        spread = sum_last(np.abs(p[..., 0, :] - p[..., 1, :]))
+        return self.known * fraction[..., 0] * fraction[..., 1] / 4 * spread ** 2
+
+    @cached_property
     def error_before(self) -> np.ndarray:
         return self._per_node(error_of)
 

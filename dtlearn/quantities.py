@@ -58,6 +58,8 @@ QUANTITIES: dict[str, Quantity] = {q.key: q for q in (
     Quantity("gini_gain", "Gini gain", "Gini gain", r"\Delta\mathrm{Gini}", "ΔGini",
              "the decrease in impurity Δi(s, t) of Breiman et al. (1984), the reduction in impurity ΔGini(A) of "
              "Han et al. and the gain Δ of Tan et al."),
+    Quantity("twoing", "twoing value", "Twoing", r"\mathrm{Twoing}", "Twoing",
+             "the twoing rule Φ(s, t) = (p_L p_R / 4) (Σ_j |p(j|t_L) − p(j|t_R)|)² of Breiman et al. (1984, ch. 4)"),
     Quantity("sse_before", "sum of squared errors", "SSE(D)", r"\mathrm{SSE}(D)", "SSE(D)"),
     Quantity("sse_after", "sum of squared errors after the split", "SSE after", r"\mathrm{SSE}_{\text{after}}",
              "SSE after"),
