@@ -67,15 +67,17 @@ def find_surrogates(encoded, rows: np.ndarray, weights: np.ndarray, primary: np.
     if sorted_values is not None and (all_weights == 1.0).all():  # the engine's CART rows: whole weights
         sv = sorted_values
         presorted = {name: k for k, name in enumerate(sv.names)}
-        compiled = np.zeros(len(sv.names)), np.zeros(len(sv.names), dtype=np.bool_), np.zeros(len(sv.names))
-        kernels.surrogate_cuts(sv.order, sv.vals, sv.start, sv.end, all_primary, *compiled)
+        node = kernels.SortedNode(sv.order, sv.vals, sv.start, sv.end)
+        cuts = kernels.SurrogateCuts(np.zeros(len(sv.names)), np.zeros(len(sv.names), dtype=np.bool_),
+                                     np.zeros(len(sv.names)))
+        kernels.surrogate_cuts(tuple(node), all_primary, tuple(cuts))  # plain tuples: see the kernel
     found = []
     for position, other in enumerate(encoded.attributes):
         if other == attribute:
             continue
         if other in presorted:
             k = presorted[other]
-            threshold, flipped, agreeing = compiled[0][k], compiled[1][k], compiled[2][k]
+            threshold, flipped, agreeing = cuts.threshold[k], cuts.flipped[k], cuts.score[k]
             best = None if agreeing == -np.inf else (ThresholdTest(other, float(threshold)), bool(flipped),
                                                      float(agreeing))
         elif encoded.kind(other) == "numeric":

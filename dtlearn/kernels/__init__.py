@@ -28,7 +28,8 @@ shared with `splits`.
 """
 
 from .criteria import BY_GAIN, BY_GINI, BY_RATIO, xlogx_table
-from .layout import FlatSurrogates, FlatTests, Found, Level, Links, Routed, Rows, Scoring, Splits, Subtrees
+from .layout import (FlatSurrogates, FlatTests, Found, Level, Links, Routed, Rows, Scoring, SortedNode, Splits,
+                     Subtrees, SurrogateCuts)
 from .level import (any_unknown, branch_weights, code_branches, mark_leaves, node_sums, order_ties_by_row,
                     partition_in_place, partition_shared, threshold_branches)
 from .multiway import scan_multiway
@@ -38,7 +39,8 @@ from .surrogates import surrogate_cuts
 from .thresholds import scan_thresholds, scan_thresholds_regression
 
 __all__ = [
-    "FlatSurrogates", "FlatTests", "Found", "Level", "Links", "Routed", "Rows", "Scoring", "Splits", "Subtrees",
+    "FlatSurrogates", "FlatTests", "Found", "Level", "Links", "Routed", "Rows", "Scoring", "SortedNode", "Splits",
+    "Subtrees", "SurrogateCuts",
     "BY_GAIN", "BY_GINI", "BY_RATIO", "FOLLOW", "SHARE", "any_unknown", "branch_weights",
     "branches_by_code", "branches_by_threshold", "code_branches", "mark_leaves", "node_sums", "order_ties_by_row",
     "partition_in_place", "partition_shared", "route", "scan_multiway", "scan_thresholds", "scan_thresholds_regression",

@@ -1,9 +1,9 @@
 """The named structures the kernels take instead of long lists of arrays: a level's buffers and
 its splits, what a scan scores by and what it finds, a flat tree's tests and surrogates, the rows
-routed down it and what routing writes, and a tree as the weakest-link sequence reads it. numba
-reads a named tuple's fields as it reads arguments. A kernel takes the fields it needs out once,
-at its top: a structure holding arrays, handed to a helper inside a loop, costs the loop
-reference counts on every array it holds.
+routed down it and what routing writes, a tree as the weakest-link sequence reads it, and a
+node's sorted values with the surrogate cuts found there. numba reads a named tuple's fields as
+it reads arguments. A kernel takes the fields it needs out once, at its top: a structure holding
+arrays, handed to a helper inside a loop, costs the loop reference counts on every array it holds.
 """
 
 from __future__ import annotations
@@ -110,6 +110,24 @@ class Routed(NamedTuple):
     y: np.ndarray  # (rows,) the column of node_totals each row adds to
     node_totals: np.ndarray  # (nodes, columns) += the weight reaching each node
     leaf_of: np.ndarray  # (rows,) the node where a row's largest weight ends
+
+
+class SortedNode(NamedTuple):
+    """One node's numeric attributes in ascending order (`dtlearn.surrogates.SortedValues`): for p
+    in start..end, order[k, p] is the level position of attribute k's p-th smallest value."""
+
+    order: np.ndarray  # (A, M) positions sorted by each attribute's value within the node, missing last
+    vals: np.ndarray  # (A, M) the value at each place of `order`
+    start: int
+    end: int
+
+
+class SurrogateCuts(NamedTuple):
+    """Each numeric attribute's best surrogate cut at a node: (A,) arrays `surrogate_cuts` writes."""
+
+    threshold: np.ndarray  # the cut's midpoint
+    flipped: np.ndarray  # bool: x <= t goes right
+    score: np.ndarray  # the weight the cut agrees on with the primary; -inf: no valid cut
 
 
 class Subtrees(NamedTuple):

@@ -11,14 +11,18 @@ from ..jit import njit
 
 
 @njit(cache=True, nogil=True)
-def surrogate_cuts(order, vals, start, end, primary, out_threshold, out_flipped, out_score):
+def surrogate_cuts(node, primary, out):
     """Each numeric attribute's best surrogate cut at the node of level positions start..end
-    (`surrogates._numeric`, whose numbers these are, for rows of weight 1): order[k, p] the
-    position of the p-th smallest value of attribute k, vals[k, p] that value (missing last);
-    primary[q - start] the primary's branch of position q (-1: unknown, the row left out).
-    out_score[k] the weight the best cut agrees on, -inf when no cut is valid (fewer than 4
-    known rows, or none with 2 on each side); out_threshold its midpoint, out_flipped whether
-    x <= t goes right."""
+    (`surrogates._numeric`, whose numbers these are, for rows of weight 1), its values sorted
+    in `node` (`layout.SortedNode`); primary[q - start] the primary's branch of position q (-1:
+    unknown, the row left out). Writes `out` (`layout.SurrogateCuts`): score[k] the weight the
+    best cut agrees on, -inf when no cut is valid (fewer than 4 known rows, or none with 2 on
+    each side); threshold[k] its midpoint, flipped[k] whether x <= t goes right.
+
+    Both structures come as plain tuples, in their fields' order: numba's dispatcher types a
+    named tuple in Python, on every call, and this kernel is called once for each split node."""
+    order, vals, start, end = node
+    out_threshold, out_flipped, out_score = out
     for k in range(order.shape[0]):
         m, total_l, total_r = 0, 0.0, 0.0
         for p in range(start, end):
