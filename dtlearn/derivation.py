@@ -456,8 +456,8 @@ def twoing(row: Mapping, digits: int | None = DIGITS) -> list[str]:
     >>> row = {"branch_counts": ((3, 2), (2, 7)), "n": 14, "known": 1, "branches": ("= sunny", "not = sunny")}
     >>> print(twoing(row)[0])
     p_L = \tfrac{5}{14},\quad p_R = \tfrac{9}{14}
-    >>> print(twoing(row)[1].split(" = ")[-1])  # 5/14 * 9/14 / 4 * (|3/5 - 2/9| + |2/5 - 7/9|)^2 = 289/8820
-    0.033
+    >>> twoing(row)[1].endswith(r"&= 0.033\end{aligned}")  # 5/14 * 9/14 / 4 * (|3/5 - 2/9| + |2/5 - 7/9|)^2 = 289/8820
+    True
     """
     r = _row(row)
     name = QUANTITIES["twoing"].latex + "(" + r.node_name + ", " + _attribute(r) + ")"
@@ -474,7 +474,10 @@ def twoing(row: Mapping, digits: int | None = DIGITS) -> list[str]:
     terms[0] = (times + r"\frac{" + _share(sizes[0], r.n_known) + r"\cdot " + _share(sizes[1], r.n_known)
                 + r"}{4}\Bigl(" + terms[0])
     terms[-1] += r"\Bigr)^2"
-    return [shares, _equation(name, general, terms, number(r.value("twoing"), digits))]
+    # the definition on a line of its own, then two differences a line: a projector's width holds no more
+    rows = ["&= " + general] + ["&" + ("= " if i == 0 else r"\quad ") + " ".join(terms[i:i + 2])
+                                for i in range(0, len(terms), 2)] + ["&= " + number(r.value("twoing"), digits)]
+    return [shares, r"\begin{aligned}" + name + " " + r" \\ ".join(rows) + r"\end{aligned}"]
 
 
 # all of it -------------------------------------------------------------------------------

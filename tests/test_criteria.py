@@ -123,7 +123,7 @@ def test_twoing_in_the_table_the_derivation_the_checker_and_the_menu(tennis):
     section = next(s for s in sections if s.family == "twoing")
     assert section.title == "Twoing rule" and "Breiman et al. (1984" in section.other_names
     assert section.lines[0] == r"p_L = \tfrac{5}{14},\quad p_R = \tfrac{9}{14}"
-    assert section.lines[1].endswith("= 0.033")  # 289/8820 = 0.03277
+    assert section.lines[1].endswith(r"&= 0.033\end{aligned}")  # 289/8820 = 0.03277
     assert r"\bigl|\tfrac{3}{5} - \tfrac{2}{9}\bigr|" in section.lines[1]
     position = int(np.flatnonzero(step.table["test"] == "outlook in {Sunny}")[0])
     work = Work.of(step, position)
