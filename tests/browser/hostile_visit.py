@@ -80,6 +80,7 @@ def timed(page, runs: Runs, visit: Visit, where: str, action, timeout: float) ->
 def visit(page, url: str, path: str, algorithm: str, timeout: float) -> Visit:
     """Upload the file at `path` with `algorithm`, use every column, and open every page."""
     runs, done = Runs(page), Visit()
+    page.set_default_timeout(1000 * timeout)  # a click waits as long as a page may: a slow page is timed, not fatal
     page.goto(f"{url}/?dataset=tennis&algo={algorithm}&page=data")
     idle(page, runs, 0, timeout)
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
