@@ -48,7 +48,7 @@ def reading_columns(table, ranked: str) -> list[str]:
     applies, rho only where values are missing), then the verdict."""
     corrected = "correction" in table and bool((table["correction"].astype(float) > 0).any())
     partial = "known" in table and bool((table["known"].astype(float) < 1).any())
-    measures = [c for c in READ_MEASURES if c in table and c != ranked
+    measures = [c for c in READ_MEASURES if c in table and c != ranked and table[c].notna().any()
                 and (corrected or c not in ("correction", "corrected_gain")) and (partial or c != "known")]
     return ["test", ranked, *measures, *[c for c in ("eligible", "chosen", "tied", "reason") if c in table]]
 

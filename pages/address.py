@@ -192,7 +192,7 @@ def keep_values() -> None:
     Step page's expanders are drawn only some of the time (closed expanders, other pages), so
     their values are written back at the start of every run, which keeps them."""
     state = st.session_state
-    families = (FAMILY_OPEN + family for family in ("entropy", "gini", "squared_error"))
+    families = (FAMILY_OPEN + family for family in dtlearn.criteria.FAMILIES)
     page_keys = [key for keys in PAGE_STATE.values() for key in keys]
     page_keys += [key for key in state if str(key).startswith("formula_row_")]  # each step's row, kept
     for key in (*SETTINGS, THRESHOLDS_OPEN, "digits", "practice_mode", PROJECTOR, *page_keys, *families):

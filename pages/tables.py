@@ -119,6 +119,8 @@ def display_table(table: pd.DataFrame, tree) -> tuple[pd.DataFrame, dict]:
         if column not in table or column == ranked:
             continue
         values = pd.to_numeric(table[column], errors="coerce")
+        if values.isna().all():  # a measure none of these candidates has (one of binary splits, here per value)
+            continue
         if column == "known" and (values >= 1).all():
             continue
         if column in ("correction", "corrected_gain") and not corrected:
