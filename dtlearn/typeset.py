@@ -159,7 +159,9 @@ _SHORTCODE = re.compile(r":(?=\S)")  # ':name:' is an icon or emoji on a Streaml
 # A word a renderer would make a live link of: GFM's autolinks (http://, www., an e-mail address).
 # A backslash does not stop them (Streamlit's renderer finds them in the text once escapes are
 # read), so such a word is written as inline code: shown and copied as it is, never a link.
-_LINKABLE = re.compile(r"(\S*(?:://|www\.|@[\w-]+\.\w)\S*)", re.IGNORECASE)
+# Searched within each word: one pattern spanning the word (\S*...\S*) backtracks from every start,
+# quadratic in a long word's length.
+_LINKABLE = re.compile(r"://|www\.|@[\w-]+\.\w", re.IGNORECASE)
 
 
 def literal(word: str) -> str:
@@ -182,8 +184,8 @@ def md(value, specials: str = MARKDOWN_SPECIALS) -> str:
     >>> print(md("a|b <script> $x$ see http://x.org"))
     a\|b \<script\> \$x\$ see `http://x.org`
     """
-    parts = _LINKABLE.split(" ".join(str(value).split()))
-    return "".join(literal(part) if i % 2 else _escaped(part, specials) for i, part in enumerate(parts))
+    words = str(value).split()
+    return " ".join(literal(word) if _LINKABLE.search(word) else _escaped(word, specials) for word in words)
 
 
 def _escaped(text: str, specials: str) -> str:
