@@ -38,9 +38,7 @@ FRAME_PX = (1280, 720)  # a slide, in CSS px: a projector's screen
 TREE_BOX = (1216, 500)  # px: what a step's tree may take, below its heading and decision
 TABLE_ROWS = 12  # candidates on a table's frame: each attribute's best, the best of them past this
 FORMULA_LINES = 6  # formula lines on one frame: a longer derivation takes more frames
-# the table's columns beside the test and the ranked measure: the ranked measure's family
-FAMILY_COLUMNS = {"entropy": ("entropy_after", "gain", "corrected_gain", "split_info", "gain_ratio"),
-                  "gini": ("gini_after", "gini_gain"), "squared_error": ("sse_after", "mse_after")}
+REGRESSION_COLUMNS = ("sse_after", "mse_after")
 
 
 @dataclass(frozen=True)
@@ -162,6 +160,15 @@ def _family(tree) -> str:
     return "squared_error" if tree.is_regression else criterion(tree.settings.criterion).family
 
 
+def _family_columns(tree) -> tuple[str, ...]:
+    """The table's columns beside the test and the ranked measure: the ranked measure's family
+    (`criteria`), less what every candidate at the node shares (its impurity, rho, C4.5's correction)."""
+    if tree.is_regression:
+        return REGRESSION_COLUMNS
+    columns = criterion(tree.settings.criterion).columns
+    return tuple(c for c in columns if c not in ("known", "correction") and not c.endswith("_before"))
+
+
 def ranked_column(tree) -> str:
     """The column the criterion ranks candidates by (regression: the score, ΔMSE)."""
     return "score" if tree.is_regression else RANKED_BY.get(tree.settings.criterion, "score")
@@ -186,7 +193,7 @@ def candidate_table(tree, step, digits: int | None) -> Table:
         table = table.iloc[keep]
     if step.action != SPLIT:
         table = table.assign(chosen=False)
-    columns = [c for c in FAMILY_COLUMNS[_family(tree)] if c in table and c != ranked]
+    columns = [c for c in _family_columns(tree) if c in table and c != ranked]
     if "corrected_gain" in columns and not (table["correction"].astype(float) > 0).any():
         columns.remove("corrected_gain")
     header = ("candidate", "★ " + QUANTITIES[ranked].heading, *(QUANTITIES[c].heading for c in columns))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dtlearn
-from dtlearn import criteria, derivation, engine, grading
+from dtlearn import criteria, derivation, engine, grading, slides
 from dtlearn.answers import Work
 from dtlearn.induction import encode
 from dtlearn.measures import SplitStats
@@ -135,3 +135,13 @@ def test_twoing_in_the_table_the_derivation_the_checker_and_the_menu(tennis):
     assert "twoing" in option.choices and option.names["twoing"] == "Twoing value"
     with pytest.raises(ValueError, match=r"twoing value \(twoing\) is defined for binary splits"):
         dtlearn.fit(tennis, "id3", criterion="twoing")
+
+
+def test_a_twoing_tree_makes_slides_with_its_table_and_formula(tennis):
+    tree = dtlearn.fit(tennis, "cart", criterion="twoing")
+    table = slides.candidate_table(tree, tree.steps[0], 3)
+    assert table.header == ("candidate", "★ Twoing")
+    assert dict(row[:2] for row in table.rows)["✓ outlook in {Overcast}"] == "0.051"  # 5/98, counted above
+    chunks = slides.formula_chunks(tree, tree.steps[0], 3)  # frames of (section title, its lines)
+    lines = [line for chunk in chunks for _, section in chunk for line in section]
+    assert any(r"\mathrm{Twoing}(D, \text{outlook})" in line for line in lines)
