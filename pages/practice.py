@@ -38,7 +38,11 @@ def worksheet_ui(v) -> None:
         first = last = 1
     else:
         first, last = st.slider("Steps", 1, total, (1, min(total, 3)), key="worksheet_steps")
-    sheet = worksheet.worksheet(tree, first, last, digits=session.digits() or 6, dataset=v.title)
+    try:
+        sheet = worksheet.worksheet(tree, first, last, digits=session.digits() or 6, dataset=v.title)
+    except ValueError as error:  # a criterion no sheet is written for (the twoing rule)
+        st.error(str(error))
+        return
     shown_sheet = worksheet.preview(sheet)
     asked, shown_asked = (sum(len(p.questions) for p in s.parts) for s in (sheet, shown_sheet))
     whole = asked == shown_asked and len(sheet.columns) == len(shown_sheet.columns)
