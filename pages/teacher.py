@@ -148,11 +148,12 @@ def variant(v, student: str, seed: int, constraints: Constraints):
 
 
 def _class(data, students: tuple, seed: int, constraints: Constraints) -> list:
-    made = []
-    for made_one in iter_variants(data, students, seed, constraints):
-        made.append(made_one)
-        budget.report("drawing", len(made) / len(students), f"{len(made):,} of {len(students):,} students")
-        budget.check_time()
+    """Every student's variant, each drawing reporting as one part of the class ("student 37 of
+    300"), so that the bar fills once over the class, not once per tree grown."""
+    made, drawing = [], iter_variants(data, students, seed, constraints)
+    for index in range(len(students)):
+        with budget.part(index, len(students), "student"):
+            made.append(next(drawing))
     return made
 
 
@@ -199,11 +200,11 @@ def _exports() -> dict:
     """name -> (button title, what the job says, (variants, title) -> bytes, file suffix, MIME type)."""
     exports = {"moodle": ("Moodle XML", "Writing the Moodle XML…", lms_moodle.moodle_xml, "-moodle.xml",
                           "application/xml"),
-               "qti": ("QTI 2.1 package (zip)", "Writing the QTI package…", lms_qti.qti_package, "-qti.zip",
+               "qti": ("QTI 2.1 (zip)", "Writing the QTI package…", lms_qti.qti_package, "-qti.zip",
                        "application/zip")}
     nbgrader = getattr(lms_nbgrader, "assignment_zip", None)
     if nbgrader is not None:
-        exports["nbgrader"] = ("nbgrader assignment (zip)", "Writing the notebooks…", nbgrader, "-nbgrader.zip",
+        exports["nbgrader"] = ("nbgrader (zip)", "Writing the notebook…", nbgrader, "-nbgrader.zip",
                                "application/zip")
     return exports
 
@@ -306,7 +307,7 @@ def files_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
     for column, (name, (label, what, export, suffix, mime)) in zip(columns, _exports().items()):
         export_key = (f"teacher-{name}", *key, v.title)
         if not _wanted(name, export_key):
-            column.button(f"Make the {label}", key=f"teacher_make_{name}", on_click=_want, args=(name, export_key),
+            column.button(f"Make {label}", key=f"teacher_make_{name}", on_click=_want, args=(name, export_key),
                           width="stretch")
             continue
         title = v.title

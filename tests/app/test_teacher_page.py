@@ -129,9 +129,9 @@ def test_every_file_is_made_when_asked_and_reads_back(open_app, downloads):
         app.assert_clean()
     labels = {b.proto.label for b in app.at.get("download_button")}
     pdf = pdflatex.available()
-    assert labels == {"Moodle XML", "QTI 2.1 package (zip)", f"Student sheets (zip: 3 {'PDF' if pdf else 'LaTeX'} "
+    assert labels == {"Moodle XML", "QTI 2.1 (zip)", f"Student sheets (zip: 3 {'PDF' if pdf else 'LaTeX'} "
                       "and tables)", f"Teacher's key ({'PDF' if pdf else 'LaTeX'})",
-                      *(["nbgrader assignment (zip)"] if nbgrader else [])}, labels
+                      *(["nbgrader (zip)"] if nbgrader else [])}, labels
     if nbgrader:  # nbgrader's course layout: the notebook (JSON, nbformat 4) and the class's tables
         course = zipfile.ZipFile(io.BytesIO(downloads["PlayTennis-id3-steps-1-2-nbgrader.zip"]))
         notebook = next(name for name in course.namelist() if name.endswith(".ipynb"))
@@ -170,6 +170,17 @@ def test_a_hostile_table_and_identifiers_are_shown_as_text(open_app):
     assert len(app.frames()) == 4  # both previews drawn, their students' names said
     said = [unescape(m.value) for m in app.at.markdown]
     assert any(line.startswith(f"**{names[0]}** · seed 1") for line in said), said[:3]
+    for key in ("teacher_make_sheets", "teacher_make_moodle"):  # the names reach LaTeX and XML too
+        app.click(key)
+        assert not app.at.exception and not app.errors, (key, app.errors)
+        assert not live(app, key)
+
+
+def test_a_numeric_target_is_said_to_need_classes(open_app):
+    app = open_app(dataset="tips", algo="cart", page="teacher")
+    assert not app.at.exception
+    assert any("choose a target with classes" in i.value for i in app.at.info)
+    assert not app.frames() and not app.at.get("download_button")
 
 
 def test_a_class_past_the_pdf_limit_gets_latex_sheets_and_says_why(open_app):
