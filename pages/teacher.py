@@ -39,6 +39,11 @@ except ImportError:  # pragma: no cover - depends on the checkout
 MAX_PDF_SHEETS = 60
 SHAPES = {"either": None, "same": True, "other": False}
 SHAPE_WORDS = {"either": "Either", "same": "The template's", "other": "Another than the template's"}
+# A worksheet numbers its questions on through the steps: Streamlit's lists leave room for one
+# digit, and clipped "10." to ".0".
+WIDE_NUMBERS = """<style>
+[data-testid="stExpander"] [data-testid="stMarkdownContainer"] ol { padding-left: 2.4em; }
+</style>"""
 # Where on this page each check of `variant_checks` is loosened.
 RELAX = {"size": "*Largest node* (or fewer *Rows*)", "shape": "*Tree shape* (Either)",
          "tie": "*Decimals asked* (more decimals: a finer tolerance) or another *Seed*",
@@ -256,6 +261,7 @@ def preview_ui(v, students: tuple, seed: int, constraints: Constraints) -> None:
             shown.append(made)
     if shown:
         box = st.expander("The worked solutions: each key in full, as the teacher's key prints it")
+        st.sidebar.html(WIDE_NUMBERS)  # (in the sidebar: no gap in the page)
         tabs = box.tabs([f"Worked solution: {md(made.student)}" for made in shown])
         for tab, made in zip(tabs, shown):
             sheet = worksheet.preview(worksheet.worksheet(made.tree, *made.steps, made.digits, dataset=v.title))
