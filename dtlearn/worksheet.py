@@ -129,16 +129,23 @@ class Worksheet:
     parts: tuple[Part, ...]
 
 
+def refusal(tree) -> str | None:
+    """Why no sheet is written for `tree` (a regression tree, or a criterion such as twoing that
+    the sheets do not ask about), or None when one is."""
+    if tree.is_regression or tree.settings.criterion not in CRITERIA:
+        names = [CRITERION_NAMES[key] for key in CRITERIA]
+        return f"Worksheets are written for classification trees ranked by {', '.join(names[:-1])} or {names[-1]}."
+    return None
+
+
 def worksheet(tree, first_step: int = 1, last_step: int | None = None, digits: int = 3, *,
               dataset: str | None = None) -> Worksheet:
     """The questions and answers on growth steps first_step..last_step (1-based, inclusive;
     default: to the last growth step), numbers rounded to `digits` decimals. `dataset` names
     the table in the title (default: by its target column)."""
     settings = tree.settings
-    if tree.is_regression or settings.criterion not in CRITERIA:
-        names = [CRITERION_NAMES[key] for key in CRITERIA]
-        raise ValueError(f"Worksheets are written for classification trees ranked by {', '.join(names[:-1])} "
-                         f"or {names[-1]}.")
+    if said := refusal(tree):
+        raise ValueError(said)
     last = tree.growth_steps if last_step is None else last_step
     if not (isinstance(first_step, int) and isinstance(last, int) and 1 <= first_step <= last <= tree.growth_steps):
         raise ValueError(f"The steps must satisfy 1 <= first <= last <= {tree.growth_steps} (the growth steps), "

@@ -343,6 +343,9 @@ if v.tree.is_regression:
     st.info("A class set asks about a classification tree (entropy, gain, gain ratio, Gini). This target is "
             "numeric: choose a target with classes in the sidebar.")
     st.stop()
+if said := worksheet.refusal(v.tree):  # the sheets, the key and the exports are the worksheets' questions
+    st.info(md(said) + " Choose one of them as the split criterion in the sidebar.")
+    st.stop()
 if v.tree.growth_steps == 0:
     st.info("The template's tree has no growth step to ask about.")
     st.stop()

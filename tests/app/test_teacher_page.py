@@ -201,3 +201,12 @@ def teacher_page_limit() -> int:
 
     source = (Path(__file__).resolve().parents[2] / TEACHER).read_text(encoding="utf-8")
     return int(re.search(r"^MAX_PDF_SHEETS = (\d+)", source, re.M).group(1))
+
+
+def test_a_criterion_no_sheet_asks_about_is_said_not_a_traceback(open_app):
+    # Breiman's twoing rule: the worksheets (hence the sheets, the key and the exports) ask about
+    # information gain, gain ratio and Gini gain only
+    app = open_app(dataset="tennis", algo="cart", criterion="twoing", page="teacher")
+    app.assert_clean()
+    assert any("Worksheets are written for classification trees ranked by" in i.value
+               and "split criterion" in i.value for i in app.at.info)
