@@ -77,6 +77,18 @@ def _break_points(value: str) -> str:
     return _LONG_RUN.sub(lambda m: _BREAK.join(m.group()[i:i + 12] for i in range(0, len(m.group()), 12)), value)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # pdflatex stops at them: "Text line contains an invalid character"
+
+
+def _visible(text: str) -> str:
+    """Control characters written in caret notation (\x01 as ^A, DEL as ^?), a tab or line break as
+    a space, so that a name holding one compiles and still shows that it does."""
+    def caret(match: re.Match) -> str:
+        c = match.group()
+        return " " if c in "\t\n\r" else r"\textasciicircum{}" + ("?" if c == "\x7f" else chr(ord(c) + 64))
+    return _CONTROL.sub(caret, text)
+
+
 def tex(value) -> str:
     r"""Plain text for LaTeX's text mode: the specials escaped; < > - ` written so that T1's
     ligatures (<< as a guillemet, -- as a dash) cannot change them; ' <= ' typeset as a
@@ -89,14 +101,14 @@ def tex(value) -> str:
     written = "".join(_LIGATURES.get(c, c) for c in escaped)
     for comparison, typeset in _COMPARISONS.items():
         written = written.replace(comparison.replace("<", _LIGATURES["<"]).replace(">", _LIGATURES[">"]), typeset)
-    return written.replace(_BREAK, r"\allowbreak{}")
+    return _visible(written.replace(_BREAK, r"\allowbreak{}"))
 
 
 def tex_text(text: Text | str) -> str:
     """Running text for LaTeX: plain pieces escaped (`tex`), formulas in $...$."""
     if isinstance(text, str):
         return tex(text)
-    return "".join("$" + piece.latex + "$" if isinstance(piece, Math) else tex(piece) for piece in text)
+    return "".join("$" + formula_line(piece.latex) + "$" if isinstance(piece, Math) else tex(piece) for piece in text)
 
 
 _TEXT_SPAN = re.compile(r"\\text\{((?:\\[A-Za-z]+\{\}|\\.|[^{}\\])*)\}")
@@ -110,8 +122,8 @@ def formula_line(line: str) -> str:
     >>> formula_line(r"D_{> \text{<b>}}")
     'D_{> \\text{\\textless{}b\\textgreater{}}}'
     """
-    return _TEXT_SPAN.sub(lambda m: r"\text{" + m.group(1).replace("<", r"\textless{}")
-                          .replace(">", r"\textgreater{}") + "}", line)
+    return _TEXT_SPAN.sub(lambda m: r"\text{" + _visible(m.group(1).replace("<", r"\textless{}")
+                                                          .replace(">", r"\textgreater{}")) + "}", line)
 
 
 def formula(line: str) -> str:

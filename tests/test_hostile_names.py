@@ -91,6 +91,21 @@ def test_the_worksheet_in_latex_compiles_with_any_name(data):
     assert_compiles(worksheet.to_latex(sheet, solution=True))
 
 
+def test_a_name_or_value_holding_control_characters_compiles_and_shows_them():
+    # a CSV cell may hold any character but NUL: pdflatex stopped at a control character ("Text line
+    # contains an invalid character"); they are written as ^A .. ^_ and ^? (caret notation)
+    import pandas as pd
+
+    odd = "ring\x07bell\x1bx\x7f"
+    frame = pd.DataFrame({odd: ["a\x01b", "c", "a\x01b", "c"] * 3, "tab\tname": [1, 2, 3, 4] * 3,
+                          "y": ["n", "y", "n", "y"] * 3})
+    tree = dtlearn.fit(dtlearn.Dataset(frame, "y"), "id3")
+    document = worksheet.to_latex(worksheet.worksheet(tree, 1, 1, dataset="odd"), solution=True)
+    assert r"ring\textasciicircum{}Gbell\textasciicircum{}[x\textasciicircum{}?" in document
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", document)
+    assert_compiles(document)
+
+
 def checks_of(tree) -> list:
     """A record of a wrong answer to each quantity a student checks at the root's chosen candidate,
     each branch's entropy included (its name in the quantity), and the attribute named by a name."""
