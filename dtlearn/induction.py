@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from . import budget, criteria, engine
+from . import budget, criteria, engine, engine_score
 from .collector import no_cycle_collection
 from .data import DataError, Dataset
 from .formatting import label, labels_of, ordered_labels
@@ -215,7 +215,7 @@ def steps_and_ids(grown: engine.Grown, encoded: Encoded, settings: Settings, gro
             if regression and t in grown.medians:
                 value = grown.medians[t]
                 common.update(value=value, prediction=label(round(value, 4)))
-            steps.append(Step(action=LEAF, stop=engine.STOPS[stop],
+            steps.append(Step(action=LEAF, stop=engine_score.STOPS[stop],
                               reason=_leaf_reason(stop, grown, t, common, settings, regression), **common))
             continue
         test = grown.tests[t]
@@ -278,43 +278,43 @@ def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings:
 
 def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings: Settings, regression: bool) -> str:
     total, prediction = common["weight"], common["prediction"]
-    name = engine.STOPS[stop]
-    if stop == engine.EMPTY:
+    name = engine_score.STOPS[stop]
+    if stop == engine_score.EMPTY:
         what = "value" if regression else "majority class"
         return (f"No training rows reach this branch, so it predicts the parent's {what}, {prediction} "
                 "(Quinlan 1986).")
-    if stop == engine.PURE:
+    if stop == engine_score.PURE:
         if _w(total) == "1":
             return f"The 1 row here is of class {prediction}: the node is pure." if not regression else \
                 f"The 1 row here has the value {prediction}: nothing to reduce."
         if regression:
             return f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
         return f"All {_w(total)} rows here are of class {prediction}: the node is pure."
-    if stop == engine.MAX_DEPTH:
+    if stop == engine_score.MAX_DEPTH:
         return f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
-    if stop == engine.MIN_SPLIT:
+    if stop == engine_score.MIN_SPLIT:
         return (f"Only {_rows(total)}, fewer than min_samples_split = {label(settings.min_samples_split)}: "
                 "too few to split.")
-    if stop == engine.LEAF_SIZE:
+    if stop == engine_score.LEAF_SIZE:
         return (f"Only {_rows(total)}, at most the leaf size eta = {label(settings.leaf_size)} "
                 "(Zaki & Meira): the node becomes a leaf.")
-    if stop == engine.MIN_CASES:
+    if stop == engine_score.MIN_CASES:
         return f"Only {_rows(total)}: C4.5 needs at least 2 x {label(settings.min_branch_cases)} to split."
-    if stop == engine.MIN_PURITY:
+    if stop == engine_score.MIN_PURITY:
         purity = max(common["class_weights"]) / total
         return (f"{purity:.3f} of the rows are {prediction}, at least the purity threshold "
                 f"pi = {label(settings.min_purity)} (Zaki & Meira).")
-    if stop == engine.NO_ATTRIBUTES:
+    if stop == engine_score.NO_ATTRIBUTES:
         return "Every attribute has already been tested on this path: majority leaf."
-    if stop == engine.IDENTICAL:
+    if stop == engine_score.IDENTICAL:
         return ("All rows here have the same values on every attribute left, so no test can separate them: "
                 "majority leaf (Quinlan 1986).")
-    if stop == engine.MIN_LEAF:
+    if stop == engine_score.MIN_LEAF:
         return (f"Every split would leave a branch with fewer than min_samples_leaf = "
                 f"{label(settings.min_samples_leaf)} rows: majority leaf.")
-    if stop == engine.NO_VALID_SPLIT:
+    if stop == engine_score.NO_VALID_SPLIT:
         return "No candidate split satisfies the split rules (see the table): majority leaf."
-    if stop == engine.ZERO_GAIN:
+    if stop == engine_score.ZERO_GAIN:
         return "No attribute gives any information gain here: majority leaf."
     best = grown.leaf_numbers.get(t, 0.0)
     assert name == "min_gain"
