@@ -18,7 +18,7 @@ class Grown:
     branch: list = field(default_factory=list)  # (L,) branch index under the parent
     depth: list = field(default_factory=list)
     stats: list = field(default_factory=list)  # (L, k) class weights, or (L, 3) moments
-    stop: list = field(default_factory=list)  # (L,) -1: split, else the rule (STOPS)
+    stop: list = field(default_factory=list)  # (L,) -1: split, else the rule's code (stops.RULES)
     first_child: list = field(default_factory=list)  # (L,) index of the first child (splits)
     tests: dict = field(default_factory=dict)  # node index -> test
     numbers: dict = field(default_factory=dict)  # node index -> (score, gain, average, kind, tied, ties)

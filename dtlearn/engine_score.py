@@ -16,13 +16,9 @@ from . import budget, kernels, subset_scan
 from .engine_plan import Level, Plan
 from .rules import NO_KNOWN, ONE_BRANCH, SIZE_TOLERANCE, SMALL_LEAF, TIE, USED
 from .splits import AttributeBest, Bests, attribute_block, block_best, choose, correction_of, split_limits
+from .stops import (EMPTY, IDENTICAL, LEAF_SIZE, MAX_DEPTH, MIN_CASES, MIN_GAIN, MIN_LEAF, MIN_PURITY, MIN_SPLIT,
+                    NO_ATTRIBUTES, NO_VALID_SPLIT, PURE, ZERO_GAIN)
 from .summary import summarize_many
-
-# why a node became a leaf (in the order the rules are tried; induction words them)
-EMPTY, PURE, MAX_DEPTH, MIN_SPLIT, LEAF_SIZE, MIN_CASES, MIN_PURITY, NO_ATTRIBUTES = range(8)
-IDENTICAL, MIN_LEAF, NO_VALID_SPLIT, ZERO_GAIN, MIN_GAIN = range(8, 13)
-STOPS = ("empty", "pure", "max_depth", "min_samples_split", "leaf_size", "min_samples_split", "min_purity",
-         "no_attributes", "identical", "min_samples_leaf", "no_valid_split", "zero_gain", "min_gain")
 
 
 def _node_stats(encoded, level: Level) -> np.ndarray:

@@ -21,13 +21,15 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from . import budget, criteria, engine, engine_score
+from . import budget, criteria, engine
 from .collector import no_cycle_collection
 from .data import DataError, Dataset
 from .formatting import label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
 from .splits import evaluate, explanation
+from .stops import STOPS, Leaf, said_weight
+from .stops import reason as stop_reason
 from .table import CandidateTable
 from .steps import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Growth, Step
 from .summary import summarize_all
@@ -215,7 +217,7 @@ def steps_and_ids(grown: engine.Grown, encoded: Encoded, settings: Settings, gro
             if regression and t in grown.medians:
                 value = grown.medians[t]
                 common.update(value=value, prediction=label(round(value, 4)))
-            steps.append(Step(action=LEAF, stop=engine_score.STOPS[stop],
+            steps.append(Step(action=LEAF, stop=STOPS[stop],
                               reason=_leaf_reason(stop, grown, t, common, settings, regression), **common))
             continue
         test = grown.tests[t]
@@ -277,49 +279,9 @@ def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings:
 
 
 def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings: Settings, regression: bool) -> str:
-    total, prediction = common["weight"], common["prediction"]
-    name = engine_score.STOPS[stop]
-    if stop == engine_score.EMPTY:
-        what = "value" if regression else "majority class"
-        return (f"No training rows reach this branch, so it predicts the parent's {what}, {prediction} "
-                "(Quinlan 1986).")
-    if stop == engine_score.PURE:
-        if _w(total) == "1":
-            return f"The 1 row here is of class {prediction}: the node is pure." if not regression else \
-                f"The 1 row here has the value {prediction}: nothing to reduce."
-        if regression:
-            return f"All {_w(total)} rows here have the same value, {prediction}: nothing to reduce."
-        return f"All {_w(total)} rows here are of class {prediction}: the node is pure."
-    if stop == engine_score.MAX_DEPTH:
-        return f"The maximum depth {settings.max_depth} is reached: the node becomes a leaf."
-    if stop == engine_score.MIN_SPLIT:
-        return (f"Only {_rows(total)}, fewer than min_samples_split = {label(settings.min_samples_split)}: "
-                "too few to split.")
-    if stop == engine_score.LEAF_SIZE:
-        return (f"Only {_rows(total)}, at most the leaf size eta = {label(settings.leaf_size)} "
-                "(Zaki & Meira): the node becomes a leaf.")
-    if stop == engine_score.MIN_CASES:
-        return f"Only {_rows(total)}: C4.5 needs at least 2 x {label(settings.min_branch_cases)} to split."
-    if stop == engine_score.MIN_PURITY:
-        purity = max(common["class_weights"]) / total
-        return (f"{purity:.3f} of the rows are {prediction}, at least the purity threshold "
-                f"pi = {label(settings.min_purity)} (Zaki & Meira).")
-    if stop == engine_score.NO_ATTRIBUTES:
-        return "Every attribute has already been tested on this path: majority leaf."
-    if stop == engine_score.IDENTICAL:
-        return ("All rows here have the same values on every attribute left, so no test can separate them: "
-                "majority leaf (Quinlan 1986).")
-    if stop == engine_score.MIN_LEAF:
-        return (f"Every split would leave a branch with fewer than min_samples_leaf = "
-                f"{label(settings.min_samples_leaf)} rows: majority leaf.")
-    if stop == engine_score.NO_VALID_SPLIT:
-        return "No candidate split satisfies the split rules (see the table): majority leaf."
-    if stop == engine_score.ZERO_GAIN:
-        return "No attribute gives any information gain here: majority leaf."
-    best = grown.leaf_numbers.get(t, 0.0)
-    assert name == "min_gain"
-    return (f"The best gain {best:.4f} does not exceed min_gain = {label(settings.min_gain)} "
-            "(pre-pruning): majority leaf.")
+    leaf = Leaf(common["weight"], common["prediction"], common["class_weights"], grown.leaf_numbers.get(t, 0.0),
+                settings, regression)
+    return stop_reason(stop, leaf)
 
 
 def collapse_steps(steps: list[Step], done: int):
@@ -353,19 +315,10 @@ def collapse_steps(steps: list[Step], done: int):
         yield Step(number=number, node_id=step.node_id, parent_id=None, branch=step.branch, depth=step.depth,
                    class_weights=step.class_weights, prediction=step.prediction, impurity=step.impurity,
                    weight=step.weight, value=step.value, action=COLLAPSE, stop="collapse", origin=step.origin,
-                   reason=(f"C4.5 collapses this subtree: its leaves make {_w(below[i])} training errors, a "
-                           f"single leaf would make {_w(alone)}, so the split does not pay for itself."))
+                   reason=(f"C4.5 collapses this subtree: its leaves make {said_weight(below[i])} training errors, a "
+                           f"single leaf would make {said_weight(alone)}, so the split does not pay for itself."))
         i = end[i]  # the subtree is gone: nothing below it is visited
 
 
 def _errors(weights) -> float:
     return float(sum(weights) - max(weights, default=0.0))
-
-
-def _w(value: float) -> str:
-    return label(round(float(value), 3))
-
-
-def _rows(value: float) -> str:
-    """'1 row', '3.231 rows': a weight of rows said as a count."""
-    return f"{_w(value)} row" if _w(value) == "1" else f"{_w(value)} rows"

@@ -22,7 +22,7 @@ LAYERS = [
     "budget", "layout", "shorten", "colours", "arff", "quantities", "criteria",
     "settings",
     "impurity",
-    "rules", "jit",
+    "rules", "stops", "jit",
     "kernels.layout", "kernels.criteria", "kernels.cuts", "kernels.thresholds", "kernels.multiway", "kernels.routing",
     "kernels.level", "kernels.pruning", "kernels.surrogates", "kernels",
     "encoding", "measures", "conditions", "candidates", "splits", "subset_scan", "table",
