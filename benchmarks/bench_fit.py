@@ -308,10 +308,11 @@ def table(repeat: int) -> None:
     times = []
     for _ in range(repeat):
         tree = dtlearn.fit(data, "cart", max_depth=0)  # the root alone: its table is made on request
-        start = time.perf_counter()
+        clock = CLOCK[MEASURE["clock"]]
+        start = clock()
         candidates = tree.steps[0].candidates
         first = candidates.frame(candidates.best_rows())
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     print(f"\nthe root's candidate table at 100,000 rows: {len(candidates):,} candidates in columns, each "
           f"attribute's best rows ({len(first)}) written out: {min(times):.2f} s (goal < 2)")
 
@@ -328,9 +329,10 @@ def pruning_path(sizes, repeat: int) -> None:
 
         def ours():
             tree = dtlearn.fit(data, "cart")
-            start = time.perf_counter()
+            clock = CLOCK[MEASURE["clock"]]  # the clock the whole is timed by
+            start = clock()
             path = dtlearn.cost_complexity_path(tree)
-            paths.append((time.perf_counter() - start, path))
+            paths.append((clock() - start, path))
 
         mine, peer = side_by_side(repeat, ours, lambda: DecisionTreeClassifier(random_state=0)
                                   .cost_complexity_pruning_path(X, y))
