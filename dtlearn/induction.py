@@ -97,7 +97,7 @@ def resolve_task(settings: Settings, data: Dataset) -> Settings:
     mismatch (a numeric target for ID3, say) is the data's, so it raises DataError."""
     task = settings.task or infer_task(data)
     if task == "regression":
-        if settings.algorithm not in ("cart", "zaki") or settings.categorical_split != "subset":
+        if not settings.binary_splits or settings.c45_rules:  # Breiman et al.'s trees split in two
             raise DataError(f"Regression trees are CART's, and '{data.target}' is a numeric target: choose the cart "
                             "algorithm, another target column, or set Task to Classification to treat its values "
                             "as classes.")

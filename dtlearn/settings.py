@@ -74,6 +74,33 @@ class Settings:
         """The impurity a node displays: "entropy", "gini" or "mse" (regression), as the criterion says."""
         return criterion(self.criterion).impurity
 
+    @property
+    def cuts_numbers(self) -> bool:
+        """A number is split by a cut (x <= t), not one branch per distinct value (ID3, Quinlan 1986)."""
+        return self.numeric_split == "threshold"
+
+    @property
+    def binary_splits(self) -> bool:
+        """Every split has two branches: categories split into two subsets, numbers cut (CART, Zaki & Meira)."""
+        return self.categorical_split == "subset" and self.cuts_numbers
+
+    @property
+    def c45_rules(self) -> bool:
+        """Any of C4.5's rules for classes is on: the average-gain rule, a cut's correction or choice by gain
+        ratio, the collapse of subtrees by training errors (Quinlan 1993, 1996)."""
+        return self.average_gain_rule or self.threshold_correction or self.threshold_by_ratio or self.collapse
+
+    @property
+    def surrogates(self) -> bool:
+        """A row missing a test's value follows a surrogate split (CART, Breiman et al. 1984)."""
+        return self.missing_values == "surrogate"
+
+    @property
+    def default_pruning(self) -> str:
+        """The pruning that goes with the criterion's book: cost-complexity for Breiman et al.'s (Gini,
+        twoing, squared error), reduced-error pruning for Quinlan's."""
+        return "cost_complexity" if criterion(self.criterion).source.startswith("Breiman") else "reduced_error"
+
 
 _C45 = dict(criterion="gain_ratio", categorical_split="multiway", numeric_split="threshold", average_gain_rule=True,
             min_branch_cases=2, min_samples_leaf=0, threshold_at_data_value=True, collapse=True, cut_tolerance=1e-5)
@@ -297,9 +324,9 @@ def _validate(s: Settings) -> None:
     if s.threshold_by_ratio and s.threshold_correction:
         raise ValueError("threshold_by_ratio (Quinlan 1993: a cut by gain ratio) and threshold_correction (Quinlan "
                          "1996: a cut by gain, then corrected) are two versions of C4.5: choose one.")
-    if s.missing_values == "surrogate" and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
+    if s.surrogates and not s.binary_splits:
         raise ValueError("Surrogate splits need binary splits (the cart preset).")
-    if criterion(s.criterion).binary_only and (s.categorical_split != "subset" or s.numeric_split != "threshold"):
+    if criterion(s.criterion).binary_only and not s.binary_splits:
         raise ValueError(f"The {criterion(s.criterion).name} ({s.criterion}) is defined for binary splits: set "
                          "categorical_split='subset' and numeric_split='threshold' (the cart preset).")
 

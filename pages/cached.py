@@ -179,7 +179,7 @@ def by_hand(choices: Choices, held_out: bool, hand: dict) -> tuple:
 
 def pair_algorithm(choices: Choices) -> tuple[str, tuple]:
     """The algorithm and settings for a tree on two numeric attributes: ID3 becomes C4.5."""
-    if choices.algorithm == "id3":
+    if not dtlearn.make_settings(choices.algorithm, **dict(choices.settings)).cuts_numbers:
         return "c45", tuple((k, v) for k, v in choices.settings if k != "criterion")
     return choices.algorithm, choices.settings
 

@@ -63,7 +63,7 @@ def trees_ui(comparison) -> None:
                 if not fit.whole:
                     st.caption("Folded around its root to stay legible: the Tree page draws it whole.")
                 numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
-                if r.algorithm == "id3" and numeric:
+                if not r.tree.settings.cuts_numbers and numeric:
                     st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
                                "get one branch per value.")
 

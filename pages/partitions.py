@@ -31,7 +31,7 @@ if not session.projector():  # (a projector's first screen is for the plane)
     st.caption("A tree that tests only thresholds on two attributes cuts their plane with lines parallel to the "
                f"axes: every leaf is a rectangle, coloured by {predicted}. Here the tree is grown on the "
                "two attributes alone, with the settings of the sidebar.")
-if v.settings.algorithm == "id3":
+if not v.settings.cuts_numbers:
     st.info("ID3 gives every distinct number its own branch, which draws no lines: partitions need thresholds. "
             "This page grows the tree with **C4.5** instead (same depth, leaf size, purity and gain limits).")
 

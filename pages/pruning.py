@@ -29,7 +29,7 @@ def method_ui() -> PruneChoice:
     state = st.session_state
     methods = [m for m in METHODS if not (v.tree.is_regression and m == "pessimistic")]
     if state.get("prune_method") not in methods:
-        state["prune_method"] = "cost_complexity" if v.settings.algorithm == "cart" else "reduced_error"
+        state["prune_method"] = v.settings.default_pruning
     method = st.selectbox("Method", methods, key="prune_method", format_func=METHODS.get,
                           on_change=lambda: state.update(prune_step=0))
     st.caption(NOTES[method])

@@ -85,7 +85,7 @@ with left:
     st.markdown(f"**Predicts:** {md(node.prediction)}")
     if node.status == "split":
         st.markdown(f"**Test:** {md(node.test.describe())} (decided at step {node.step})")
-        if tree.algorithm == "cart" and node.surrogates:  # how CART routes a missing value
+        if tree.settings.surrogates and node.surrogates:  # how CART routes a missing value
             st.markdown("**Surrogate splits** (CART: used when a row's value for the test is missing; "
                         "agree = share of rows sent the same way, adj = rpart's adjusted agreement):")
             surrogates, config = shortened_table(pd.DataFrame({
@@ -93,7 +93,7 @@ with left:
                 "agree": [round(s.agree, 3) for s in node.surrogates],
                 "adj": [round(s.adj, 3) for s in node.surrogates]}))
             st.dataframe(surrogates, hide_index=True, width="stretch", column_config=config)
-        elif len(node.children) == 2 and tree.algorithm == "cart":
+        elif len(node.children) == 2 and tree.settings.surrogates:
             st.caption("No surrogate split does better than sending every row the majority way.")
     elif node.status == "leaf":
         st.markdown(f"**Leaf** (decided at step {node.step}): {md(node.leaf_reason)}")

@@ -81,7 +81,7 @@ def header(title: str, v: View, short: str | None = None) -> None:
 
 def warn_id3_numbers(v: View) -> None:
     numeric = [a for a, k in v.data.kinds.items() if k == "numeric"]
-    if v.settings.algorithm == "id3" and numeric:
+    if not v.settings.cuts_numbers and numeric:
         st.warning(
             f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
             "get one branch per value. Choose C4.5 or CART for thresholds such as `x <= 2.45`."
