@@ -27,7 +27,7 @@ from .data import DataError, Dataset
 from .formatting import label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
-from .splits import evaluate, explanation
+from .splits import evaluate, explanation, one_cut_competes
 from .stops import STOPS, Leaf, said_weight
 from .stops import reason as stop_reason
 from .table import CandidateTable
@@ -272,7 +272,7 @@ def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings:
         text += (f" It ties with {others} (scores within 1e-12): the tie goes to the attribute first in the "
                  "table (column order).")
     elif ties > 1:
-        measure = "gain" if settings.criterion == "gain_ratio" and kind == "threshold" else "score"
+        measure = "gain" if one_cut_competes(settings, kind) else "score"
         order = "the lowest threshold" if kind == "threshold" else "the first in enumeration order"
         text += f" {ties} candidates of {test.attribute} tie on {measure} (within 1e-12): {order} is taken."
     return text

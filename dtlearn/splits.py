@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .candidates import Block, multiway_block, subset_block, threshold_block
+from .criteria import criterion
 from .measures import threshold_correction
 from .rules import (AVERAGE_TOLERANCE, FEW_CASES, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, SHORTCUT, SIZE_TOLERANCE,
                     SMALL_LEAF, SMALL_SIDE, TIE, USED, j48_min_split)
@@ -69,7 +70,7 @@ def scored_only(block: Block, ok: np.ndarray, reason: np.ndarray) -> tuple[np.nd
 def one_cut_competes(settings: Settings, kind: str) -> bool:
     """C4.5 lets one cut of a numeric attribute compete with the other attributes: the
     attribute's cuts compete among themselves first (`cut_rank`)."""
-    return kind == "threshold" and settings.criterion == "gain_ratio"
+    return kind == "threshold" and criterion(settings.criterion).kind == "ratio"
 
 
 def ranks_by_gain(settings: Settings, kind: str) -> bool:
@@ -139,7 +140,7 @@ def block_best(settings: Settings, block: Block, ok: np.ndarray, reason: np.ndar
     best = int(np.argmax(within))
     ties = int(within.sum())
     gain = float(stats.gain_by(settings.criterion)[best])
-    if settings.criterion != "gain_ratio":
+    if criterion(settings.criterion).kind != "ratio":
         return AttributeBest(best, float(rank[best]), gain, OK, n_ok, ties)
     if ranks_by_gain(settings, block.kind):
         gain = float(stats.corrected_gain[best])
@@ -256,7 +257,7 @@ class Evaluation:
 
 def explanation(settings: Settings, kind: str, score: float, average_gain: float) -> str:
     name = CRITERION_NAMES[settings.criterion]
-    if settings.criterion == "gain_ratio" and kind == "threshold" and settings.threshold_correction:
+    if one_cut_competes(settings, kind) and settings.threshold_correction:
         name = "gain ratio (after C4.5's threshold correction)"
     text = f"highest {name} ({score:.4f})"
     if settings.average_gain_rule:

@@ -28,6 +28,7 @@ import numpy as np
 from . import budget
 from .candidates import (Block, _stats, _subset_sums, _subsets, count_small_subsets, small_subsets, subset_advice,
                          subset_bytes)
+from .criteria import criterion
 from .splits import OK, TIE, no_candidate_reason, split_limits
 
 PADDING = np.iinfo(np.int64).max  # the reason code of a padded candidate: never the smallest
@@ -39,7 +40,8 @@ BATCH_BYTES = 64 * 2**20  # and their bytes (`candidates.subset_bytes`): many cl
 def applies(encoded, settings) -> bool:
     """Whether a level's subset blocks can be scored here: subset splits without class-prior
     sizes, by a criterion ranking by gain."""
-    return settings.categorical_split == "subset" and not encoded.sized and settings.criterion != "gain_ratio"
+    ratio = criterion(settings.criterion).kind == "ratio"
+    return settings.categorical_split == "subset" and not encoded.sized and not ratio
 
 
 def _shortcut(encoded, settings) -> bool:
