@@ -124,6 +124,9 @@ def settle(page, *selectors: str, timeout: float = 60_000) -> None:
     for selector in selectors:
         page.locator(selector).first.wait_for(state="visible", timeout=timeout)
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    # a rerun the page asked for itself (the stage reporting its box) greys the old elements before
+    # the status widget shows: nothing stale is left once it is over
+    page.wait_for_function("!document.querySelector('[data-stale=\"true\"]')", timeout=timeout)
     page.wait_for_function("[...document.images].every(image => image.complete)", timeout=timeout)
     page.mouse.move(0, 0)  # no tooltip left over from the last click
     page.wait_for_timeout(300)
