@@ -65,7 +65,7 @@ def trees_ui(comparison) -> None:
                 numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
                 if not r.tree.settings.cuts_numbers and numeric:
                     st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
-                               "get one branch per value.")
+                               f"{'gets' if len(numeric) == 1 else 'get'} one branch per value.")
 
 
 v = view()

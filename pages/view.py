@@ -84,5 +84,6 @@ def warn_id3_numbers(v: View) -> None:
     if not v.settings.cuts_numbers and numeric:
         st.warning(
             f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
-            "get one branch per value. Choose C4.5 or CART for thresholds such as `x <= 2.45`."
+            f"{'gets' if len(numeric) == 1 else 'get'} one branch per value. Choose C4.5 or CART for thresholds "
+            "such as `x <= 2.45`."
         )
