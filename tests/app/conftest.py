@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,3 +127,18 @@ class App:
 def open_app():
     """open_app(dataset="iris", step="3", ...): the app opened at a link with these query parameters."""
     return App
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict:
+    """What each download button of the last runs offers: {file name: data} (AppTest keeps the
+    files in a media manager of its own run, gone once the run is over)."""
+    offered = {}
+    add = MediaFileManager.add
+
+    def keep(self, path_or_data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        offered[file_name] = path_or_data
+        return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
+
+    monkeypatch.setattr(MediaFileManager, "add", keep)
+    return offered

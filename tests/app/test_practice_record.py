@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 import shutil
 
-import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 import dtlearn
 
@@ -20,20 +18,6 @@ from tests.exact import entropy, info_gain
 GAIN = info_gain([(3, 2), (0, 4), (2, 3)])
 TENNIS = dtlearn.load_dataset("tennis").frame.to_csv(index=False)  # uploaded as exam.csv
 
-
-@pytest.fixture
-def downloads(monkeypatch) -> dict:
-    """What each download button of the last runs offers: {file name: data} (AppTest keeps the
-    files in a media manager of its own run, gone once the run is over)."""
-    offered = {}
-    add = MediaFileManager.add
-
-    def keep(self, path_or_data, mimetype, coordinates, file_name=None, is_for_static_download=False):
-        offered[file_name] = path_or_data
-        return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
-
-    monkeypatch.setattr(MediaFileManager, "add", keep)
-    return offered
 
 
 def check(app, **answers: str):

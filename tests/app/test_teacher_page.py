@@ -15,7 +15,6 @@ import xml.etree.ElementTree as ElementTree
 import zipfile
 
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 import dtlearn
 import hostile_names as hostile
@@ -31,20 +30,6 @@ except ImportError:
     lms_nbgrader = None
 TENNIS = dtlearn.load_dataset("tennis")
 
-
-@pytest.fixture
-def downloads(monkeypatch) -> dict:
-    """What each download button of the last runs offers: {file name: data} (as
-    tests/app/test_practice_record.py reads them)."""
-    offered = {}
-    add = MediaFileManager.add
-
-    def keep(self, path_or_data, mimetype, coordinates, file_name=None, is_for_static_download=False):
-        offered[file_name] = path_or_data
-        return add(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
-
-    monkeypatch.setattr(MediaFileManager, "add", keep)
-    return offered
 
 
 def teacher(open_app, **params):
