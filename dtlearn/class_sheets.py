@@ -72,12 +72,18 @@ def _student_document(variant, sheet) -> str:
     return typeset.document([_heading(variant, note), _body(to_latex(sheet, False))])
 
 
-def _decision(step, digits: int) -> str:
-    """A step's decision as the key's summary writes it: the test and the score that won it
-    (the candidate table's), or the leaf's class."""
+def decision(step, digits: int) -> tuple[str, str]:
+    """A step's decision and the score that won it, as the key's summary writes them: the test
+    and the winning candidate's score (the candidate table's, to `digits` decimals), or the
+    leaf's class and ""."""
     if step.action != SPLIT:
-        return f"leaf: {step.prediction}"
-    return f"{step.test.describe()} ({derivation.number(float(step.candidates['score'][step.chosen_row]), digits)})"
+        return f"leaf: {step.prediction}", ""
+    return step.test.describe(), derivation.number(float(step.candidates["score"][step.chosen_row]), digits)
+
+
+def _decision(step, digits: int) -> str:
+    said, score = decision(step, digits)
+    return f"{said} ({score})" if score else said
 
 
 def key(variants: Sequence, dataset: str) -> str:

@@ -17,11 +17,10 @@ import zipfile
 import pandas as pd
 import streamlit as st
 
-from dtlearn import budget, class_sheets, derivation, lms_moodle, lms_qti, pdflatex, worksheet
+from dtlearn import budget, class_sheets, lms_moodle, lms_qti, pdflatex, worksheet
 from dtlearn.data import DataError
 from dtlearn.roster import MAX_STUDENTS, read_roster
 from dtlearn.settings import CRITERION_NAMES
-from dtlearn.steps import SPLIT
 from dtlearn.variant_checks import PROBLEMS
 from dtlearn.variants import MAX_ID_CHARS, Constraints, iter_variants, make_variant, student_ids
 from pages.computing import computed
@@ -226,14 +225,13 @@ def _want(product: str, key: tuple) -> None:
 
 def decisions(variant_) -> pd.DataFrame:
     """What the variant's tree decides at each step asked, with the winning score: the key's
-    summary, read from the step's own candidate table."""
-    tree, rows = variant_.tree, []
-    criterion = CRITERION_NAMES.get(tree.settings.criterion, tree.settings.criterion)
+    summary (`class_sheets.decision`)."""
+    criterion = CRITERION_NAMES.get(variant_.tree.settings.criterion, variant_.tree.settings.criterion)
+    rows = []
     for step in variant_.asked:
-        split = step.action == SPLIT
-        score = derivation.number(float(step.candidates["score"][step.chosen_row]), variant_.digits) if split else ""
-        rows.append({"step": step.number, "node": " and ".join(step.path) or "the root",
-                     "decision": step.test.describe() if split else f"leaf: {step.prediction}", criterion: score})
+        said, score = class_sheets.decision(step, variant_.digits)
+        rows.append({"step": step.number, "node": " and ".join(step.path) or "the root", "decision": said,
+                     criterion: score})
     return pd.DataFrame(rows)
 
 

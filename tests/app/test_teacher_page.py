@@ -22,6 +22,7 @@ from dtlearn import pdflatex
 from dtlearn.variants import Constraints, make_variant
 from tests.app.conftest import unescape
 from tests.app.test_hostile_names_pages import live
+from tests.exact import info_gain
 
 TEACHER = "pages/teacher.py"
 try:  # written apart: the page offers it once it is there
@@ -63,6 +64,12 @@ def test_the_page_renders_two_students_tables_as_dtlearn_draws_them(open_app):
     assert keys[0]["decision"].tolist() == [s.test.describe() if s.action == "split" else f"leaf: {s.prediction}"
                                             for s in ada.asked]
     assert len(keys[0]) == 2  # the two steps asked
+    # the root's winning score: the largest information gain over the attributes, counted from the
+    # student's table with pandas (Mitchell 1997's gain, tests/exact.py)
+    frame = ada.data.frame
+    gains = [info_gain([tuple(frame[frame[a] == v]["play"].value_counts().reindex(["No", "Yes"], fill_value=0))
+                        for v in frame[a].unique()]) for a in ("outlook", "temperature", "humidity", "wind")]
+    assert keys[0]["information gain"].iloc[0] == f"{max(gains):.3f}"
 
 
 def test_the_same_seed_and_identifier_give_the_same_table_and_another_seed_another(open_app):
