@@ -59,11 +59,20 @@ function switchView(wanted) {
   const current = options.find((b) => b.getAttribute("aria-checked") === "true");
   const target = wanted === "toggle" ? options.find((b) => b !== current)
     : options.find((b) => b.innerText.trim().toLowerCase().startsWith(wanted));
-  if (target && target !== current) target.click();
+  if (target && target !== current) {
+    clickedAt = performance.now();
+    target.click();
+  }
   return Boolean(target);
 }
 
-const waiting = [];  // keys pressed before the page's buttons were drawn: pressed once they are
+// Keys pressed before the page's buttons were drawn, or during the last key's run: each is a
+// function that acts and says whether it found its control, with the time it was pressed.
+const waiting = [];
+
+function act(deed) {
+  if (busy() || waiting.length || !deed()) waiting.push([deed, performance.now()]);
+}
 
 function installKeys() {
   if (window.__dtlearnKeys) return;
@@ -82,19 +91,22 @@ function installKeys() {
     if (view && !action) {
       if (target && target.tagName === "INPUT" && !typing(target) && target.getAttribute("role") !== "combobox" &&
           target.type !== "range" && target.getAttribute("role") !== "slider") return;  // a committed field
-      if (switchView(view)) { event.preventDefault(); event.stopImmediatePropagation(); }
+      if (!document.querySelector(".st-key-stage_view")) return;  // a page without the views
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      act(() => switchView(view));  // T then B quickly: the second waits for the first's run
       return;
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (busy() || waiting.length || !press(BUTTONS[action])) waiting.push([BUTTONS[action], performance.now()]);
+    act(() => press(BUTTONS[action]));
   }, true);
   window.addEventListener("change", (event) => { if (event.target) committed.add(event.target); }, true);
   // A key pressed while the page was still being drawn, or during the last key's run, is pressed
   // when its button is there and the run is over (forgotten after 20 s: a page that never came).
   setInterval(() => {
     while (waiting.length && performance.now() - waiting[0][1] > 20000) waiting.shift();
-    if (waiting.length && !busy() && press(waiting[0][0])) waiting.shift();
+    if (waiting.length && !busy() && waiting[0][0]()) waiting.shift();
   }, 50);
 }
 

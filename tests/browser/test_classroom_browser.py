@@ -154,6 +154,13 @@ def test_the_numbers_view_takes_the_stage_by_key_and_back(browser, app_url, ui):
     page.locator(ui.GRAPH).first.wait_for(timeout=60_000)
     page.keyboard.press("b")  # a clicker's blank-screen key switches
     page.get_by_test_id("stTable").first.wait_for(timeout=60_000)
+    page.keyboard.press("t")
+    page.keyboard.press("b")  # pressed during T's run: it waits for it, then switches back
+    page.wait_for_function(f"""() => !document.querySelector('{ui.GRAPH}') &&
+        document.querySelector('[data-testid=stTable]') &&
+        !document.querySelector('[data-testid=stStatusWidget]')""", timeout=60_000)
+    page.wait_for_timeout(1000)  # and no late run of a lost T takes the stage back
+    assert page.locator(ui.GRAPH).count() == 0 and page.get_by_test_id("stTable").count() > 0
     context.close()
 
 
