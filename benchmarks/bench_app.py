@@ -204,11 +204,108 @@ def browser_times(runs: int) -> dict[str, list[float]]:
     return times
 
 
+# The slow pages (issue 36): Compare and Pruning, first visit in a fresh browser context, until
+# the page is ready: the script run over, every tree painted at its fitted size and every chart
+# painted. `READY` marks that moment in the page (a rerun after it, e.g. the stage reporting its
+# box, starts the clock again) and adds up the main thread's long tasks (over 50 ms) since navigation.
+READY = """
+window.__ready = null; window.__long = 0;
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__long += e.duration / 1000; })
+  .observe({type: "longtask", buffered: true});
+const expected = %s;
+const ready = () => !document.querySelector('[data-testid="stStatusWidget"]')
+  && !document.querySelector('[data-stale="true"]')
+  && document.querySelectorAll('img[alt="decision tree"]').length >= expected.trees
+  && [...document.images].every(image => image.complete && image.naturalWidth > 0)
+  && [...document.querySelectorAll('.dtlearn-stage')].every(stage => stage.dataset.fitted === "yes")
+  && document.querySelectorAll(%s).length >= expected.charts;
+let pending = false;
+new MutationObserver(() => {
+  if (!ready()) { window.__ready = null; return; }
+  if (window.__ready !== null || pending) return;
+  pending = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    pending = false;
+    if (ready() && window.__ready === null) window.__ready = performance.now() / 1000;
+  }, 0));
+}).observe(document, {subtree: true, childList: true, attributes: true});
+"""
+# What a drawn chart is: Plotly's SVG, Vega's canvas or SVG, or an SVG image made on the server
+CHART = ('[data-testid="stPlotlyChart"] .main-svg, [data-testid="stVegaLiteChart"] canvas, svg.dtlearn-chart, '
+         '[data-testid="stVegaLiteChart"] svg, img[alt^="chart"]')
+# (name, address, trees and charts the page draws); Pruning: CART's default, cost-complexity with
+# cross-validation (two charts: the alpha chart; the subtree sequence), and C4.5's pessimistic (none)
+SLOW_PAGES = [(f"{page} {dataset}", f"/{page.split()[0].lower()}?dataset={dataset}&{query}", trees, charts)
+              for dataset in ("iris", "glass", "tennis")
+              for page, query, trees, charts in (
+                  ("Compare", "algo=cart", 4, 0),
+                  ("Pruning cost-complexity", "algo=cart&prune_method=cost_complexity", 1, 1),
+                  ("Pruning pessimistic", "algo=c45&prune_method=pessimistic", 1, 0))]
+
+
+def slow_page_times(runs: int) -> dict[str, list[tuple[float, float]]]:
+    """(seconds from navigation until ready, seconds of long tasks) for each of SLOW_PAGES and for
+    a bare page drawing one tree (the floor, REFERENCE_APP), each visit in a fresh browser context
+    (empty cache) at 1280x720; the first visit of each on a just-started server comes first."""
+    spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    from playwright.sync_api import sync_playwright
+
+    times: dict[str, list[tuple[float, float]]] = {}
+    folder = tempfile.TemporaryDirectory()
+    (Path(folder.name) / "app.py").write_text(REFERENCE_APP, encoding="utf-8")
+    app, url = conftest.start_server()
+    reference, reference_url = conftest.start_server(Path(folder.name))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=conftest.CHROMIUM, args=conftest.ARGS)
+            for _ in range(runs + 1):
+                for name, link, trees, charts in [*SLOW_PAGES, (REFERENCE, reference_url, 1, 0)]:
+                    context = browser.new_context(viewport={"width": 1280, "height": 720})
+                    context.add_init_script(READY % (json.dumps({"trees": trees, "charts": charts}),
+                                                     json.dumps(CHART)))
+                    page = context.new_page()
+                    page.goto(link if link == reference_url else url + link)
+                    page.wait_for_function("window.__ready !== null", timeout=120_000)
+                    page.wait_for_timeout(1500)  # a rerun the page asks for itself starts the clock again
+                    page.wait_for_function("window.__ready !== null", timeout=120_000)
+                    times.setdefault(name, []).append(tuple(page.evaluate("[window.__ready, window.__long]")))
+                    context.close()
+            browser.close()
+    finally:
+        conftest.stop_server(app)
+        conftest.stop_server(reference)
+        folder.cleanup()
+    return times
+
+
+REFERENCE = "bare page, one tree (the floor)"
+
+
+def print_slow_pages(runs: int) -> None:
+    times = slow_page_times(runs)
+    print("\nCompare and Pruning, first visit (fresh browser context, 1280x720): seconds from navigation until "
+          "ready\n(script over, every tree and chart painted); median of "
+          f"{runs}, the first visit on a just-started server apart; long tasks: the main thread's busy seconds")
+    print(f"{'page':>34} {'ready median':>13} {'max':>6} {'long tasks':>11} {'first (cold server)':>20}")
+    for name in [page for page, _, _, _ in SLOW_PAGES] + [REFERENCE]:
+        first, *rest = times[name]
+        ready, busy = [t for t, _ in rest], [b for _, b in rest]
+        print(f"{name:>34} {statistics.median(ready):>13.2f} {max(ready):>6.2f} {statistics.median(busy):>11.2f} "
+              f"{first[0]:>20.2f}")
+    print("target: ready within 1.5 s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="browser runs after the first (default 5)")
     parser.add_argument("--no-browser", action="store_true", help="only the server-side steps")
+    parser.add_argument("--slow-pages", action="store_true", help="only the Compare and Pruning first visits")
     args = parser.parse_args()
+    if args.slow_pages:
+        print_slow_pages(args.runs)
+        return
     print("Server side: one step (AppTest rerun after clicking Next), milliseconds;")
     print("'script' is the app's own run inside it (router.main), the rest is Streamlit and AppTest")
     print(f"{'dataset':>8} {'algorithm':>9} {'steps':>5} {'first visit median':>19} {'max':>6} "
@@ -247,6 +344,7 @@ def main() -> None:
           f"{median('data plot'):.2f}, seen {median('data seen'):.2f}")
     print(f"  reference page (the same Plotly chart, nothing else): painted {median('plotly reference plot'):.2f}; "
           f"ratio Data page / reference (chart painted) {median('data plot') / median('plotly reference plot'):.2f}")
+    print_slow_pages(args.runs)
 
 
 if __name__ == "__main__":
