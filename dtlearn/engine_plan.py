@@ -71,16 +71,13 @@ class Plan:
         self.scanned = criterion(settings.criterion).kernel is not None
         self.python = [j for j, k in enumerate(kinds) if k == "python" or not self.scanned]
         self.categorical = [j for j, k in enumerate(kinds) if k != "threshold"]
-        # (rows, attributes): a row's codes side by side, read together by the multiway scan
-        self.codes = np.ascontiguousarray(np.stack([encoded.codes(attributes[j]) for j in self.categorical], axis=1)
-                                          .astype(np.int32)) if self.categorical else np.zeros((encoded.n_rows, 0),
-                                                                                              dtype=np.int32)
+        self.codes = _code_matrix(encoded, [attributes[j] for j in self.categorical])
         self.code_row = {j: i for i, j in enumerate(self.categorical)}
         entropy = criterion(settings.criterion).impurity == "entropy" and not encoded.is_regression
         self.scoring = _scoring(encoded, settings, kernels.xlogx_table(encoded.n_rows if entropy else 0))
         self.n_values = np.array([len(encoded.categories(attributes[j])) for j in self.multiway], dtype=np.int64)
-        self.mw_codes = np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]]) \
-            if self.multiway else np.zeros((encoded.n_rows, 0), dtype=np.int32)
+        self.mw_codes = self.codes if self.multiway == self.categorical else \
+            np.ascontiguousarray(self.codes[:, [self.code_row[j] for j in self.multiway]])
         self.many_valued = np.array([k != "threshold" and self._many(a) for a, k in zip(attributes, kinds)],
                                     dtype=bool)
         # a used attribute blocks ID3's reuse: categorical ones, and numbers split per value
@@ -100,6 +97,13 @@ class Plan:
             attribute = self.encoded.attributes[j]
             self._multiway_tests[j] = MultiwayTest(attribute, self.encoded.categories(attribute))
         return self._multiway_tests[j]
+
+    def multiway_blocked(self, level: Level) -> np.ndarray:
+        """(L, multiway attributes): those a node of `level` may not test again (ID3's used ones),
+        which the multiway scan skips."""
+        if self.settings.reuse_attributes:
+            return np.zeros((level.size, len(self.multiway)), dtype=bool)
+        return level.used[:, self.multiway] & self.blocks_reuse[self.multiway][None, :]
 
     def _kind(self, attribute: str) -> str:
         e, s = self.encoded, self.settings
@@ -122,6 +126,17 @@ class Plan:
             order[i] = sorted_order(column)
             vals[i] = column[order[i]]
         return order, vals
+
+
+def _code_matrix(encoded, attributes: list) -> np.ndarray:
+    """(rows, attributes): a row's codes side by side, read together by the multiway scan; one
+    byte a code when every attribute has fewer than 127 values (a row's codes then share a cache
+    line), else four."""
+    small = all(len(encoded.categories(a)) < 127 for a in attributes)
+    matrix = np.empty((encoded.n_rows, len(attributes)), dtype=np.int8 if small else np.int32)
+    for k, a in enumerate(attributes):
+        matrix[:, k] = encoded.codes(a)
+    return matrix
 
 
 def _scoring(encoded, settings, xlogx: np.ndarray) -> kernels.Scoring:

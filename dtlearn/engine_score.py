@@ -80,7 +80,8 @@ def score_level(plan: Plan, level: Level, active: np.ndarray, node_size: np.ndar
         thresholds[:, plan.threshold] = found.threshold
     if plan.multiway and plan.scanned:
         found = kernels.Found.empty(L, len(plan.multiway), ONE_BRANCH)
-        kernels.scan_multiway(level.buffers, active, plan.mw_codes, plan.n_values, plan.scoring, found)
+        kernels.scan_multiway(level.buffers, active, plan.multiway_blocked(level), plan.mw_codes, plan.n_values,
+                              plan.scoring, found)
         _place(plan.multiway, found, index, score, gain, reason, ties)
     blocks = _Blocks()
     if plan.batched:
