@@ -20,7 +20,7 @@ from .conditions import ThresholdTest
 from .engine_grown import Grown
 from .engine_plan import Level, Plan, empty_level, root_level, subtree_level
 from .engine_score import decide, score_level
-from .routing import code_map, surrogate_branches
+from .routing import surrogate_branches
 from .surrogates import SortedValues, find_surrogates
 
 
@@ -203,7 +203,6 @@ def _midpoint(i: int, j: int, index: int, thresholds, blocks) -> float:
 def _branches(plan: Plan, level: Level, split: np.ndarray, tests: dict, winner) -> np.ndarray:
     """The branch of every position of the split nodes (-1: unknown; -2: not split), by routing's
     rule for a test (`kernels.routing`)."""
-    encoded = plan.encoded
     L = level.size
     branch = np.full(len(level.rows), -2, dtype=np.int32)
     numeric = np.zeros(L, dtype=bool)
@@ -212,6 +211,7 @@ def _branches(plan: Plan, level: Level, split: np.ndarray, tests: dict, winner) 
     c_attribute = np.full(L, -1, dtype=np.int64)
     map_start = np.zeros(L, dtype=np.int64)
     maps: list[np.ndarray] = []
+    placed: dict = {}  # id of a map -> its start in `maps`: the nodes sharing an attribute's test share its map
     offset = 0
     for i, test in tests.items():
         j = int(winner[i])
@@ -221,10 +221,12 @@ def _branches(plan: Plan, level: Level, split: np.ndarray, tests: dict, winner) 
             t_threshold[i] = test.threshold
         else:
             c_attribute[i] = plan.code_row[j]
-            lookup = code_map(test, encoded.categories(test.attribute))
-            map_start[i] = offset + 1
-            maps.append(lookup)
-            offset += len(lookup)
+            lookup = plan.code_map(j, test)
+            if id(lookup) not in placed:
+                placed[id(lookup)] = offset + 1
+                maps.append(lookup)
+                offset += len(lookup)
+            map_start[i] = placed[id(lookup)]
     if numeric.any():
         kernels.threshold_branches(level.buffers, split & numeric, t_attribute, t_threshold, branch)
     if (split & ~numeric).any():

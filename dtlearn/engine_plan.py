@@ -15,6 +15,7 @@ from . import kernels, subset_scan
 from .candidates import sorted_order
 from .conditions import MultiwayTest
 from .criteria import criterion
+from .routing import code_map
 
 
 @dataclass(eq=False)
@@ -84,6 +85,7 @@ class Plan:
         self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
                                       for a in attributes], dtype=bool)
         self._multiway_tests: dict = {}
+        self._code_maps: dict = {}
         # scored in Python: subsets for a whole level at once where `subset_scan` applies, else node by node
         batched = subset_scan.applies(encoded, settings)
         self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"
@@ -97,6 +99,15 @@ class Plan:
             attribute = self.encoded.attributes[j]
             self._multiway_tests[j] = MultiwayTest(attribute, self.encoded.categories(attribute))
         return self._multiway_tests[j]
+
+    def code_map(self, j: int, test) -> np.ndarray:
+        """`routing.code_map` of `test` on attribute j, as `_branches` hands it to the kernels:
+        attribute j's multiway test's made once, shared by every node that splits on it."""
+        if self._multiway_tests.get(j) is not test:
+            return code_map(test, self.encoded.categories(test.attribute))
+        if j not in self._code_maps:
+            self._code_maps[j] = code_map(test, self.encoded.categories(test.attribute))
+        return self._code_maps[j]
 
     def multiway_blocked(self, level: Level) -> np.ndarray:
         """(L, multiway attributes): those a node of `level` may not test again (ID3's used ones),

@@ -1,5 +1,5 @@
 """The compiled multiway scan (ID3, C4.5 on categories) and what `engine_plan.Plan` prepares for it:
-the codes and the attributes a node may not test.
+the codes, the attributes a node may not test, each attribute's value map.
 
 The scores are checked against `splits.evaluate` (the `measures` definitions the tables show),
 at nodes with more values than rows (the scan reads the values the rows touched) and with fewer
@@ -16,6 +16,7 @@ import dtlearn
 from dtlearn import engine, kernels
 from dtlearn.engine_plan import Plan, root_level
 from dtlearn.induction import encode, resolve_task
+from dtlearn.routing import code_map
 from dtlearn.rules import USED
 from dtlearn.settings import make_settings
 from dtlearn.splits import evaluate
@@ -103,3 +104,13 @@ def test_the_code_matrix_holds_the_encoded_codes_in_as_few_bytes_as_fit(data, wi
         expected = encoded.codes(encoded.attributes[j])
         assert np.array_equal(plan.codes[:, plan.code_row[j]], expected)
     assert np.array_equal(plan.mw_codes, plan.codes)
+
+
+def test_every_node_splitting_on_an_attribute_shares_its_value_map():
+    encoded, config = setup(dtlearn.load_dataset("tennis"), "id3")
+    plan = Plan(encoded, config)
+    j = encoded.attributes.index("outlook")
+    test = plan.multiway_test(j)
+    made = plan.code_map(j, test)
+    assert plan.code_map(j, plan.multiway_test(j)) is made  # made once per fit
+    assert np.array_equal(made, code_map(test, encoded.categories("outlook")))  # routing's own map
