@@ -3,7 +3,7 @@
 import streamlit as st
 
 import dtlearn
-from pages import pruning_view, session, stage, stepper
+from pages import pruning_view, session, stage, stepper, svg_chart
 from pages.view import header, view
 from pages.wording import md
 from pages.pruning_view import (ACTION_WORDS, AFTER_WORDS, ALPHA_MODES, LIMITS, METHODS, NOTES, VALIDATION_METHODS,
@@ -170,17 +170,17 @@ if done is not None:
             "weakest": st.column_config.CheckboxColumn("weakest", width="small")})
 
 st.subheader("Charts")
+ink = st.get_option("theme.textColor") or "#141312"  # the theme's text colour, as every chart's axes
 if result.curve is not None and not base.is_regression:
     st.markdown("**Overfitting:** accuracy on the training and validation rows as the tree grows "
                 "(Mitchell 1997, fig. 3.6).")
-    st.plotly_chart(pruning_view.overfitting_figure(result.curve, final.n_nodes,
-                                                    dtlearn.accuracy(final, result.validation)), key="overfit")
+    svg_chart.show(pruning_view.overfitting_chart(result.curve, final.n_nodes,
+                                                  dtlearn.accuracy(final, result.validation), ink))
 if result.path is not None:
     cv_table = final.pruning.get("cv_table")
     st.markdown("**α and the subtrees:** each α keeps the subtree whose total leaf risk plus α per leaf is lowest.")
     kept = trace[-1].details["alpha"] if trace else 0.0  # where the final subtree starts in the sequence
-    chart = pruning_view.alpha_figure(result.path, final.pruning, kept, base.is_regression)
-    st.plotly_chart(chart, key="alpha")
+    svg_chart.show(pruning_view.alpha_chart(result.path, final.pruning, kept, base.is_regression, ink))
     if result.cp_table is not None:
         with st.expander("rpart's complexity-parameter table (CP = α / R(root))"):
             st.dataframe(result.cp_table.round(5), hide_index=True, width="stretch")

@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pandas as pd
-import plotly.graph_objects as go
 
 import dtlearn
 from dtlearn import shorten
-from pages import cached, charts
+from pages import cached, svg_chart
 from pages.cached import pair_algorithm
 from pages.computing import computed
 from pages.session import Choices, pruning_choice
@@ -235,65 +234,69 @@ def g_table(tree: dtlearn.Tree, step) -> pd.DataFrame | None:
                           "weakest": i == step.node_id} for i, g in values.items()])
 
 
-def overfitting_figure(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: float) -> go.Figure:
-    fig = go.Figure()
-    fig.add_scatter(x=curve["nodes"], y=curve["train_accuracy"], mode="lines+markers", name="training accuracy",
-                    line=dict(color="#1f77b4", width=3))
-    fig.add_scatter(x=curve["nodes"], y=curve["validation_accuracy"], mode="lines+markers",
-                    name="validation accuracy", line=dict(color="#d62728", width=3))
-    fig.add_scatter(x=[pruned_nodes], y=[pruned_accuracy], mode="markers", name="pruned tree (validation)",
-                    marker=dict(symbol="star", size=18, color="#2ca02c", line=dict(color="#333", width=1)))
-    fig.update_xaxes(title="size of the tree (nodes) as it grows")
-    fig.update_yaxes(title="accuracy", rangemode="tozero")
-    fig.update_layout(height=380, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
-    return charts.readable(fig)
+def overfitting_chart(curve: pd.DataFrame, pruned_nodes: int, pruned_accuracy: float, ink: str) -> str:
+    """Accuracy on the training and validation rows as the tree grows (Mitchell 1997, fig. 3.6),
+    and the pruned tree's, as SVG (pages/svg_chart.py)."""
+    nodes = curve["nodes"].astype(float).tolist()
+
+    def series(column: str, name: str, colour: str) -> svg_chart.Series:
+        values = curve[column].astype(float).tolist()
+        return svg_chart.Series(name, tuple(nodes), tuple(values), colour,
+                                tips=tuple(f"{n:g} nodes: {name} {v:.3f}" for n, v in zip(nodes, values)))
+
+    star = svg_chart.Series("pruned tree (validation)", (float(pruned_nodes),), (float(pruned_accuracy),),
+                            "#2ca02c", marker="star", line=False,
+                            tips=(f"pruned tree, {pruned_nodes} nodes: validation accuracy {pruned_accuracy:.3f}",))
+    high = max(nodes + [float(pruned_nodes)])
+    return svg_chart.line_chart(
+        [series("train_accuracy", "training accuracy", "#1f77b4"),
+         series("validation_accuracy", "validation accuracy", "#d62728"), star],
+        label="Accuracy on the training and validation rows against the size of the tree as it grows",
+        x_title="size of the tree (nodes) as it grows", x_range=(0.0, high * 1.04 or 1.0), y_title="accuracy",
+        y_high=1.0, height=380, ink=ink)
 
 
 RISK_COLOUR, CV_COLOUR = "#1f77b4", "#c0262d"  # each axis in its curve's colour: two scales, one chart
+CHOSEN_COLOUR, CHOSEN_TEXT = "#2ca02c", "#1a7a1a"
 
 
-def alpha_figure(path: pd.DataFrame, pruning: dict, kept_alpha: float, regression: bool = False) -> go.Figure:
+def alpha_chart(path: pd.DataFrame, pruning: dict, kept_alpha: float, regression: bool, ink: str) -> str:
     """Total leaf risk (and, with cross-validation, the CV error that chose alpha) for each subtree
-    of the weakest-link sequence. The subtrees stand evenly spaced, by rank, labelled with the
-    alpha at which each starts, as rpart's plotcp draws them: on an alpha axis a large tree's
-    first links (alpha near 0) sat in its left tenth, and alpha = 0 has no place on a log axis.
-    `kept_alpha`: where the final subtree starts (the chosen alpha itself, unless set by hand)."""
+    of the weakest-link sequence, as SVG (pages/svg_chart.py). The subtrees stand evenly spaced,
+    by rank, labelled with the alpha at which each starts, as rpart's plotcp draws them: on an
+    alpha axis a large tree's first links (alpha near 0) sat in its left tenth, and alpha = 0 has
+    no place on a log axis. `kept_alpha`: where the final subtree starts (the chosen alpha
+    itself, unless set by hand)."""
     alphas = path["alpha"].drop_duplicates().tolist()  # ascending: each starts one subtree
     rank = {a: i for i, a in enumerate(alphas)}
-    leaves = [f"{n} leaves" for n in path["n_leaves"]]
-    fig = go.Figure()
-    fig.add_scatter(x=[rank[a] for a in path["alpha"]], y=path["impurity"], mode="lines+markers", line_shape="hv",
-                    name="total leaf impurity R(T_α)", line=dict(color=RISK_COLOUR, width=3), text=leaves,
-                    hovertemplate="α from %{customdata}: R = %{y:.4f}, %{text}<extra></extra>",
-                    customdata=[number(a) for a in path["alpha"]])
+    risk = path["impurity"].astype(float).tolist()
+    series = [svg_chart.Series(
+        "total leaf impurity R(T_α)", tuple(float(rank[a]) for a in path["alpha"]), tuple(risk), RISK_COLOUR,
+        step=True, tips=tuple(f"α from {number(a)}: R = {r:.4f}, {n} leaves"
+                              for a, r, n in zip(path["alpha"], risk, path["n_leaves"])))]
     cv_table = pruning.get("cv_table")
+    error = None
     if cv_table is not None:  # dtlearn's cv_error as it is: the error rate, or a regression tree's squared error
         error = "cross-validated mean squared error" if regression else "cross-validated error rate"
-        fig.add_scatter(x=[rank[a] for a in cv_table["alpha"]], y=cv_table["cv_error"], mode="lines+markers",
-                        name=error, yaxis="y2", line=dict(color=CV_COLOUR, width=3),
-                        error_y=dict(type="data", array=cv_table["cv_se"], visible=True))
+        cv, se = cv_table["cv_error"].astype(float).tolist(), cv_table["cv_se"].astype(float).tolist()
+        series.append(svg_chart.Series(
+            error, tuple(float(rank[a]) for a in cv_table["alpha"]), tuple(cv), CV_COLOUR, right=True,
+            error=tuple(se), tips=tuple(f"α from {number(a)}: CV error {c:.4f} ± {s:.4f}"
+                                        for a, c, s in zip(cv_table["alpha"], cv, se))))
         best = cv_table.loc[cv_table["chosen"]].iloc[0]
-        threshold = pruning["one_se_threshold"]
+        threshold = float(pruning["one_se_threshold"])
         # named in the legend with its numbers: a label beside the line sat by the other axis's scale
-        fig.add_scatter(x=[-0.5, len(alphas) - 0.5], y=[threshold, threshold], mode="lines", yaxis="y2",
-                        name=f"1-SE line: lowest CV error {number(best['cv_error'])} + its SE "
-                             f"{number(best['cv_se'])} = {number(threshold)}",
-                        line=dict(color="#8c1c13", width=2, dash="dot"), hoverinfo="skip")
-        fig.update_layout(yaxis2=dict(title=dict(text=error, font=dict(color=CV_COLOUR)), overlaying="y",
-                                      side="right", rangemode="tozero", showgrid=False,
-                                      tickfont=dict(color=CV_COLOUR)))
+        series.append(svg_chart.Series(
+            f"1-SE line: lowest CV error {number(best['cv_error'])} + its SE {number(best['cv_se'])} = "
+            f"{number(threshold)}", (-0.5, len(alphas) - 0.5), (threshold, threshold), "#8c1c13", right=True,
+            marker="", dash="4 4"))
     chosen = pruning["alpha"]
     words = f"chosen α = {number(chosen)}" if chosen == kept_alpha else f"α = {number(chosen)} keeps this subtree"
-    fig.add_vline(x=rank[kept_alpha], line=dict(color="#2ca02c", width=3, dash="dash"),
-                  annotation=dict(text=words, font=dict(color="#1a7a1a")),
-                  annotation_position="top right" if rank[kept_alpha] < len(alphas) / 2 else "top left")
     step = max(1, -(-len(alphas) // 10))  # at most about ten labels: 160 subtrees (tips) would overlap
-    ticks = list(range(0, len(alphas), step))
-    fig.update_xaxes(title="subtrees of the sequence, each at the α where it starts (evenly spaced)",
-                     tickvals=ticks, ticktext=[number(alphas[i]) for i in ticks], range=[-0.5, len(alphas) - 0.5])
-    fig.update_layout(yaxis=dict(title=dict(text="total leaf risk R(T_α)", font=dict(color=RISK_COLOUR)),
-                                 rangemode="tozero", tickfont=dict(color=RISK_COLOUR)))
-    fig.update_layout(height=420, font=dict(size=16), margin=dict(l=10, r=10, t=40, b=10),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
-    return charts.readable(fig)
+    return svg_chart.line_chart(
+        series, label="Total leaf risk" + (f" and {error}" if error else "") + " of each subtree of the "
+                      "weakest-link sequence",
+        x_title="subtrees of the sequence, each at the α where it starts (evenly spaced)",
+        x_range=(-0.5, len(alphas) - 0.5), x_ticks=[(i, number(alphas[i])) for i in range(0, len(alphas), step)],
+        y_title="total leaf risk R(T_α)", y_colour=RISK_COLOUR, y2_title=error, y2_colour=CV_COLOUR,
+        mark=svg_chart.Mark(rank[kept_alpha], words, CHOSEN_COLOUR, CHOSEN_TEXT), ink=ink)

@@ -4,6 +4,8 @@ not see inside a chart's SVG (pages/charts.py `readable`)."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 
@@ -28,8 +30,6 @@ def test_the_contrast_formula():
 @pytest.mark.parametrize("name, params", [
     ("data", {"dataset": "iris"}),
     ("partitions", {"dataset": "iris", "algo": "cart", "part_step": "3"}),
-    ("pruning", {"dataset": "iris", "algo": "cart", "prune_method": "cost_complexity"}),
-    ("pruning", {"dataset": "tennis", "algo": "id3", "prune_method": "reduced_error"}),
     ("step", {"dataset": "iris", "algo": "c45", "step": "1"}),
 ])
 def test_every_axis_of_every_chart_is_readable(open_app, name, params):
@@ -48,3 +48,18 @@ def test_every_axis_of_every_chart_is_readable(open_app, name, params):
         for note in figure["layout"].get("annotations", []):  # a panel's title, a marked cut
             colour = note.get("font", {}).get("color") or figure["layout"]["font"]["color"]
             assert contrast_on_white(colour) >= 4.5, (name, note["text"], colour)
+
+
+@pytest.mark.parametrize("params", [{"dataset": "iris", "algo": "cart", "prune_method": "cost_complexity"},
+                                    {"dataset": "tennis", "algo": "id3", "prune_method": "reduced_error"}])
+def test_every_text_of_the_pruning_pages_charts_is_readable(open_app, params):
+    # the Pruning page draws its charts on the server as SVG (pages/svg_chart.py): each text's own colour
+    app = open_app(page="pruning", **params)
+    app.assert_clean()
+    charts = [ET.fromstring(m.value.split("\n")[1]) for m in app.at.markdown if 'class="dtlearn-chart"' in m.value]
+    assert charts
+    for chart in charts:
+        drawn = [(text.get("fill"), "".join(text.itertext())) for text in chart.iter("text")]
+        assert len(drawn) > 10  # ticks, titles, the legend
+        for colour, words in drawn:
+            assert contrast_on_white(colour) >= 4.5, (words, colour)

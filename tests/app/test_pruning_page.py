@@ -4,6 +4,7 @@ and the pruned tree can feed the Tree page."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -11,7 +12,7 @@ import dtlearn
 from pages import stage
 
 from drawn_trees import drawn, node_count
-from tests.app.conftest import points, unescape
+from tests.app.conftest import unescape
 
 
 def _trace(data, algorithm, method, **options):
@@ -110,8 +111,31 @@ def test_a_cost_complexity_decision_names_g_and_alpha_apart_with_dtlearns_number
                              nodes[i].path[-1] if len(nodes[i].path) == 1 else f"… {nodes[i].path[-1]}")
 
 
-def alpha_chart(app) -> dict:
-    return next(f for f in app.figures() if f["layout"]["xaxis"]["title"]["text"].startswith("subtrees"))
+def charts(app) -> list[ET.Element]:
+    """The page's charts, drawn on the server as SVG (pages/svg_chart.py), parsed."""
+    return [ET.fromstring(m.value.split("\n")[1]) for m in app.at.markdown if 'class="dtlearn-chart"' in m.value]
+
+
+def series(chart: ET.Element) -> dict[str, dict]:
+    """Each curve by its legend name: its points (exact, as the page passed them) and its scale."""
+    return {g.get("data-name"): {"x": [float(v) for v in g.get("data-x").split()],
+                                 "y": [float(v) for v in g.get("data-y").split()],
+                                 "right": g.get("data-axis") == "right"}
+            for g in chart.iter("g") if g.get("class") == "series"}
+
+
+def texts(chart: ET.Element, kind: str) -> list[str]:
+    return ["".join(t.itertext()) for t in chart.iter("text") if t.get("class") == kind]
+
+
+def mark(chart: ET.Element) -> tuple[float, str]:
+    """The vertical line's place on the x axis and its words."""
+    g = next(g for g in chart.iter("g") if g.get("class") == "mark")
+    return float(g.get("data-x")), "".join(g.find("text").itertext())
+
+
+def alpha_chart(app) -> ET.Element:
+    return next(c for c in charts(app) if "total leaf impurity R(T_α)" in series(c))
 
 
 def test_the_alpha_chart_spreads_the_subtrees_by_rank_and_draws_the_1se_line(open_app):
@@ -123,22 +147,16 @@ def test_the_alpha_chart_spreads_the_subtrees_by_rank_and_draws_the_1se_line(ope
     alphas = list(dict.fromkeys(dtlearn.cost_complexity_path(base)["alpha"]))
     app = pruning_page(open_app, "iris", "cart", "cost_complexity", 0)
     chart = alpha_chart(app)
-    axis = chart["layout"]["xaxis"]
-    assert axis["tickvals"] == list(range(len(alphas)))
-    assert axis["ticktext"] == ["0"] + [f"{a:.4f}" for a in alphas[1:]]
-    risk = next(t for t in chart["data"] if t["name"].startswith("total leaf impurity"))
-    assert points(risk["x"]).tolist() == list(range(len(alphas)))  # iris: no two links share an alpha
+    assert texts(chart, "x-tick") == ["0"] + [f"{a:.4f}" for a in alphas[1:]]  # iris: under ten, all labelled
+    curves = series(chart)
+    assert curves["total leaf impurity R(T_α)"]["x"] == list(range(len(alphas)))  # iris: no two links share an α
     threshold = pruned.pruning["one_se_threshold"]
     table = pruned.pruning["cv_table"]
     best = table.loc[table["chosen"]].iloc[0]
     assert threshold == pytest.approx(best["cv_error"] + best["cv_se"], rel=1e-12)
-    line = next(t for t in chart["data"] if t["name"].startswith("1-SE line"))
-    assert line["yaxis"] == "y2" and points(line["y"]).tolist() == [threshold, threshold]
-    assert line["name"] == (f"1-SE line: lowest CV error {best['cv_error']:.4f} + its SE {best['cv_se']:.4f} = "
-                            f"{threshold:.4f}")
-    chosen = alphas.index(pruned.pruning["alpha"])
-    assert [s["x0"] for s in chart["layout"]["shapes"]] == [chosen]
-    assert any(a["text"] == f"chosen α = {pruned.pruning['alpha']:.4f}" for a in chart["layout"]["annotations"])
+    name = f"1-SE line: lowest CV error {best['cv_error']:.4f} + its SE {best['cv_se']:.4f} = {threshold:.4f}"
+    assert curves[name]["right"] and curves[name]["y"] == [threshold, threshold]
+    assert mark(chart) == (alphas.index(pruned.pruning["alpha"]), f"chosen α = {pruned.pruning['alpha']:.4f}")
 
 
 def test_an_alpha_set_by_hand_is_marked_on_the_subtree_it_keeps(open_app):
@@ -151,9 +169,8 @@ def test_an_alpha_set_by_hand_is_marked_on_the_subtree_it_keeps(open_app):
     app = pruning_page(open_app, "iris", "cart", "cost_complexity", 0, prune_alpha_mode="by hand",
                        prune_alpha="0.02")
     chart = alpha_chart(app)
-    assert [s["x0"] for s in chart["layout"]["shapes"]] == [alphas.index(kept)]
-    assert any(a["text"] == "α = 0.0200 keeps this subtree" for a in chart["layout"]["annotations"])
-    assert not any(t["name"].startswith("1-SE") for t in chart["data"])  # no cross-validation, no rule
+    assert mark(chart) == (alphas.index(kept), "α = 0.0200 keeps this subtree")
+    assert not any(name.startswith("1-SE") for name in series(chart))  # no cross-validation, no rule
     assert len(pruned.pruning_steps) == alphas.index(kept)  # iris: one link per subtree
 
 
@@ -172,7 +189,7 @@ def test_every_method_renders_with_its_charts(open_app, dataset, algorithm, meth
     assert app.title == "Pruning"
     assert app.trees(), "the tree being pruned is drawn"
     if method != "pessimistic":
-        assert app.figures(), "the overfitting curve or the alpha chart is drawn"
+        assert charts(app), "the overfitting curve or the alpha chart is drawn"
 
 
 @pytest.mark.parametrize(("dataset", "error"), [("tips", "cross-validated mean squared error"),
@@ -184,12 +201,30 @@ def test_the_alpha_chart_plots_dtlearns_cross_validated_error_by_its_name(open_a
     app = open_app(dataset=dataset, algo="cart").page("pruning")
     app.set("selectbox", "prune_method", "cost_complexity")
     app.assert_clean()
-    chart = next(f for f in app.figures() if "yaxis2" in f["layout"])
-    assert chart["layout"]["yaxis2"]["title"]["text"] == error
-    curve = next(trace for trace in chart["data"] if trace.get("yaxis") == "y2")
+    chart = alpha_chart(app)
+    assert texts(chart, "y2-title") == [error]
     table = dtlearn.cost_complexity_cv(dtlearn.fit(dtlearn.load_dataset(dataset), "cart"), 5, 0)
-    assert curve["name"] == error
-    assert points(curve["y"]).tolist() == pytest.approx(table["cv_error"].tolist(), rel=1e-12)
+    curve = series(chart)[error]
+    assert curve["right"]
+    assert curve["y"] == pytest.approx(table["cv_error"].tolist(), rel=1e-12)
+
+
+def test_the_overfitting_chart_plots_dtlearns_curve_and_the_pruned_tree(open_app):
+    # drawn on the server (no Plotly on this page): the curves are dtlearn's overfitting curve of
+    # the tree grown on the training part (the page's defaults: 30 % validation, seed 0)
+    data = dtlearn.load_dataset("tennis")
+    train, validation, _ = dtlearn.train_validation_test_split(data, validation=0.3, test=0, seed=0)
+    base, pruned = _trace(data, "id3", "reduced_error")
+    curve = dtlearn.overfitting_curve(base, train, validation)
+    app = pruning_page(open_app, "tennis", "id3", "reduced_error", 0)
+    (chart,) = charts(app)
+    curves = series(chart)
+    for column, name in (("train_accuracy", "training accuracy"), ("validation_accuracy", "validation accuracy")):
+        assert curves[name]["x"] == curve["nodes"].tolist()
+        assert curves[name]["y"] == pytest.approx(curve[column].tolist(), rel=1e-12)
+    star = curves["pruned tree (validation)"]
+    assert star == {"x": [pruned.n_nodes], "y": [dtlearn.accuracy(pruned, validation)], "right": False}
+    assert chart.get("role") == "img" and chart.get("aria-label")  # named for a screen reader
 
 
 def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_column(open_app):

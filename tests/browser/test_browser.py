@@ -206,11 +206,25 @@ def test_a_download_works(page, app_url, ui):
     assert len(rules) == 5 and rules[0] == "IF outlook = Sunny AND humidity = High THEN play = No (3 rows)"
 
 
+SVG_CHART = "svg.dtlearn-chart"  # the Pruning page's charts, drawn on the server (pages/svg_chart.py)
+
+
+def check_svg_chart(page) -> None:
+    """An SVG chart laid out in the page with its curves' points (no Plotly loaded for it)."""
+    chart = page.locator(SVG_CHART).first
+    chart.wait_for(state="visible")
+    assert chart.bounding_box()["width"] > 300
+    assert chart.locator("g.series circle").count() >= 2
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
+
+
 def test_the_pruning_page_draws_and_steps_through_the_pruning(page, app_url, ui):
     page.goto(app_url + "/pruning?dataset=iris&algo=cart")
-    check_drawn(page, ui, "GRAPH", "PLOT")
+    check_drawn(page, ui, "GRAPH")
+    check_svg_chart(page)
     grown = graph_nodes(page, ui)
     page.get_by_role("button", name="Last", exact=True).click()
     wait_for_nodes(page, ui, "<", grown)
-    check_drawn(page, ui, "GRAPH", "PLOT")
+    check_drawn(page, ui, "GRAPH")
+    check_svg_chart(page)
     assert graph_nodes(page, ui) < grown, "the last decision draws the pruned tree, with fewer nodes"
