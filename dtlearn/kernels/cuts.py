@@ -198,7 +198,7 @@ def _scan_cuts(va, oa, cls, w, s, end, part, unit, whole, lookup, scoring, scrat
     return count, worst
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _regression_cuts(va, oa, ypos, w, s, end, n_known, s_known, rho, unit, scoring, scratch):
     """Every cut of one attribute at one node (regression): each one's decrease in mean squared
     error from the moments (w, w y) on each side, the weight left of it and its place."""

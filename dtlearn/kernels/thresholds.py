@@ -130,25 +130,24 @@ def _by_ratio(count, scratch, n_known, n_all):
         rank[c] = ratio(g, split_info_of_cut(n_all, n_known, left_mass[c]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(i, a, count, worst, scratch, vals, known_size, found):
     """Attribute a's competing cut at node i from its scored cuts (rank -inf: the cut breaks a
     split rule, the most basic of which is `worst`); returns the cut's rank (-1: none)."""
     rank = scratch.rank
     n_ok = 0
     top = -np.inf
-    for c in range(count):
-        if rank[c] > -np.inf:
-            n_ok += 1
-            if rank[c] > top:
-                top = rank[c]
+    for c in range(count):  # no branch on the ranks: they come in no order a predictor could learn
+        r = rank[c]
+        n_ok += r > -np.inf
+        top = r if r > top else top
     best, ties = -1, 0
     if n_ok:
-        for c in range(count):
-            if rank[c] > -np.inf and rank[c] >= top - TIE:
-                ties += 1
-                if best < 0:
-                    best = c
+        cutoff = top - TIE  # above -inf: a cut that breaks a rule never ties
+        for c in range(count - 1, -1, -1):  # backwards, so that the first tie is kept
+            tied = rank[c] >= cutoff
+            ties += tied
+            best = c if tied else best
     found.ok[i, a] = n_ok
     found.ties[i, a] = ties
     found.index[i, a] = -1
