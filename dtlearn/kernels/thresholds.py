@@ -189,19 +189,24 @@ def scan_thresholds_regression(level, active, unit, scoring, found):
             continue
         s, e = starts[i], ends[i]
         node_size = 0.0
+        node_sum = 0.0
         for q in range(s, e):
-            node_size += 1.0 if unit else w[q]
+            weight = 1.0 if unit else w[q]
+            node_size += weight
+            node_sum += weight * ypos[q]
         for a in range(A):
             end = e
-            while end > s and math.isnan(vals[a, end - 1]):
+            while end > s and math.isnan(vals[a, end - 1]):  # missing values sort last
                 end -= 1
-            n_known = 0.0
-            s_known = 0.0
-            for p in range(s, end):
-                q = order[a, p]
-                weight = 1.0 if unit else w[q]
-                n_known += weight
-                s_known += weight * ypos[q]
+            if end == e:  # every value known: the node's sums, as `node_sums` adds them
+                n_known, s_known = node_size, node_sum
+            else:  # the known part, summed in sorted order
+                n_known, s_known = 0.0, 0.0
+                for p in range(s, end):
+                    q = order[a, p]
+                    weight = 1.0 if unit else w[q]
+                    n_known += weight
+                    s_known += weight * ypos[q]
             n_all = n_known + max(node_size - n_known, 0.0)
             count, worst = _regression_cuts(vals[a], order[a], ypos, w, s, end, n_known, s_known, ratio(n_known, n_all),
                                             unit, scoring, scratch)
