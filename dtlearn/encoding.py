@@ -6,6 +6,8 @@ numeric values stay floats (NaN = missing); classes become codes into `classes`.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -138,7 +140,7 @@ class Encoded:
 
     @cached_property
     def _categorical(self) -> dict:
-        return _LazyCodes(self.data.frame)
+        return _LazyCodes(self.data.frame, shared_codes(self.data))
 
     @cached_property
     def complete(self) -> bool:
@@ -158,15 +160,53 @@ class Encoded:
 
 
 class _LazyCodes(dict):
-    """Codes per attribute, made on first use (most numeric attributes never need them)."""
+    """Codes per attribute, made on first use (most numeric attributes never need them); those of
+    `shared`'s attributes taken from it."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(self, frame: pd.DataFrame, shared: dict | None = None) -> None:
         super().__init__()
         self._frame = frame
+        self._shared = shared
 
     def __missing__(self, attribute: str):
-        self[attribute] = categories_and_codes(self._frame[attribute])
+        if self._shared is not None and attribute in self._shared.kinds:
+            self[attribute] = self._shared[attribute]
+        else:
+            self[attribute] = categories_and_codes(self._frame[attribute])
         return self[attribute]
+
+
+class _SharedCodes(dict):
+    """A Dataset's categorical attributes' codes, made once for all its fits: read-only, so that no
+    fit can change another's."""
+
+    def __init__(self, data: Dataset) -> None:
+        super().__init__()
+        self._frame = data.frame
+        self.kinds = {a for a, kind in data.kinds.items() if kind == "categorical"}
+
+    def __missing__(self, attribute: str):
+        codes, categories = categories_and_codes(self._frame[attribute])
+        codes.setflags(write=False)
+        return self.setdefault(attribute, (codes, categories))
+
+
+# Dataset -> its _SharedCodes, freed with it. A Dataset does not change (frozen, its frame its own
+# copy), so its codes hold for every fit of it: the app keeps one Dataset per table and fits it
+# again for every algorithm and setting. Only categorical attributes are shared: their codes take
+# no more room than the frame's own column, where a number's labels (ID3 on a numeric column)
+# would hold a string per distinct value for as long as the table lives.
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_codes(data: Dataset) -> _SharedCodes:
+    """The codes of `data`'s categorical attributes, made once per Dataset object."""
+    with _SHARED_LOCK:
+        shared = _SHARED.get(data)
+        if shared is None:
+            shared = _SHARED[data] = _SharedCodes(data)
+    return shared
 
 
 def categories_and_codes(column: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
