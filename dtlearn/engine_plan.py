@@ -111,10 +111,10 @@ class Plan:
 
     def multiway_blocked(self, level: Level) -> np.ndarray:
         """(L, multiway attributes): those a node of `level` may not test again (ID3's used ones),
-        which the multiway scan skips."""
+        which the multiway scan skips; in C order, as it reads them (and as the warm-up compiled it)."""
         if self.settings.reuse_attributes:
             return np.zeros((level.size, len(self.multiway)), dtype=bool)
-        return level.used[:, self.multiway] & self.blocks_reuse[self.multiway][None, :]
+        return np.ascontiguousarray(level.used[:, self.multiway] & self.blocks_reuse[self.multiway][None, :])
 
     def _kind(self, attribute: str) -> str:
         e, s = self.encoded, self.settings

@@ -50,6 +50,7 @@ def _every_path() -> None:
     prune(cart, "cost_complexity", cv=3)  # the weakest-link sequence
     prune(c45, "pessimistic")
     prune(fit(load_dataset("tennis"), "c45"), "pessimistic")  # a categorical test's branches of training rows
+    fit(load_dataset("glass").select(["RI"]), "id3")  # 178 values, one branch each: four-byte codes (engine_plan)
 
 
 def _with_missing(data: Dataset) -> Dataset:
