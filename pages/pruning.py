@@ -181,12 +181,16 @@ if result.path is not None:
     st.markdown("**α and the subtrees:** each α keeps the subtree whose total leaf risk plus α per leaf is lowest.")
     kept = trace[-1].details["alpha"] if trace else 0.0  # where the final subtree starts in the sequence
     svg_chart.show(pruning_view.alpha_chart(result.path, final.pruning, kept, base.is_regression, ink))
-    if result.cp_table is not None:
-        with st.expander("rpart's complexity-parameter table (CP = α / R(root))"):
-            st.dataframe(result.cp_table.round(5), hide_index=True, width="stretch")
-    if cv_table is not None:
-        with st.expander("Cross-validation of α"):
-            st.dataframe(cv_table.round(5), hide_index=True, width="stretch")
+    # drawn only while open: a table grid's script is half a megabyte the first visit need not wait for
+    tables = [("rpart's complexity-parameter table (CP = α / R(root))", "prune_cp_open", result.cp_table),
+              ("Cross-validation of α", "prune_cv_open", cv_table)]
+    for label, key, table in tables:
+        if table is None:
+            continue
+        box = st.expander(label, key=key, on_change="rerun")
+        if box.open:
+            with box:
+                st.dataframe(table.round(5), hide_index=True, width="stretch")
 if result.validation is None and result.path is None:
     st.caption("Pessimistic pruning judges each node by its own training rows (no validation set), so there is no "
                "validation curve to draw; the numbers of every decision are above.")

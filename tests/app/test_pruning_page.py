@@ -227,6 +227,21 @@ def test_the_overfitting_chart_plots_dtlearns_curve_and_the_pruned_tree(open_app
     assert chart.get("role") == "img" and chart.get("aria-label")  # named for a screen reader
 
 
+def test_the_cp_and_cv_tables_are_sent_only_once_opened(open_app):
+    # closed expanders' tables made the browser load the table grid's script on every first visit
+    base = dtlearn.fit(dtlearn.load_dataset("iris"), "cart")
+    app = pruning_page(open_app, "iris", "cart", "cost_complexity", 0)
+    assert not app.at.dataframe
+    app.open("prune_cp_open")
+    app.assert_clean()
+    (cp,) = app.frames()
+    assert cp.equals(dtlearn.rpart_cp_table(base).round(5).reset_index(drop=True))
+    app.open("prune_cv_open")
+    cv = app.frames()[1]
+    expected = dtlearn.cost_complexity_cv(base, 5, 0).round(5)  # the page's defaults: 5 folds, seed 0
+    assert cv[["alpha", "cv_error", "cv_se"]].equals(expected[["alpha", "cv_error", "cv_se"]].reset_index(drop=True))
+
+
 def test_the_validation_accuracies_are_dtlearns_and_short_enough_for_their_column(open_app):
     # "0.750 → 0.750" in one metric was cut to "0.750 → 0.…" at 1280x720 (a screenshot): the
     # pruned tree's accuracy is the value, the grown tree's goes below it.
