@@ -13,6 +13,7 @@ from pages import cached, session, stage, wording
 from pages.view import view
 from pages.wording import algorithm_title, md
 
+RANKING_ROWS, RANKING_PX = 12, 480  # the ranking table scrolls in a box of RANKING_PX beyond RANKING_ROWS rows
 CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
 
 
@@ -103,13 +104,15 @@ if session.projector():
 
 st.subheader("Sizes and scores")
 rows = comparison.table()
-st.dataframe({
-    "algorithm": [title(a) for a in rows["algorithm"]],
-    "root test": [shorten.shown(t) for t in rows["root"]],
+# st.table, not st.dataframe: a few rows need no grid, and the grid's script is half a megabyte the
+# browser compiles before the page is ready. Its cells are Markdown: names from the file escaped.
+st.table({
+    "algorithm": [md(title(a)) for a in rows["algorithm"]],
+    "root test": [md(shorten.shown(t)) for t in rows["root"]],
     "nodes": rows["nodes"].tolist(), "leaves": rows["leaves"].tolist(), "depth": rows["depth"].tolist(),
     f"training {score}": [shown(x) for x in rows["training"]],
     f"CV {score} ± sd": [spread(m, sd) for m, sd in zip(rows["cv_mean"], rows["cv_std"])],
-}, hide_index=True, width="stretch")
+}, hide_index=True, border="horizontal")
 if regression:
     st.caption("A numeric target grows regression trees: the scores are mean squared errors (lower is better).")
 st.caption("Training: on the rows the tree was grown from. CV: each tree regrown on four fifths of the rows and "
@@ -154,8 +157,11 @@ if comparison.applied:
         return [CHOSEN if roots.get(column.name) == a else "" for a in ranking["attribute"]]
 
     measures = list(renamed.values())
-    st.dataframe(ranking.style.apply(mark, subset=measures).format(shown, subset=measures)
-                 .format(shorten.shown, subset=["attribute"]), hide_index=True, width="stretch")
+    # one row per attribute: a wide file's scroll in a box of their own height
+    with st.container(height=RANKING_PX if len(ranking) > RANKING_ROWS else "content", border=False):
+        st.table(ranking.style.apply(mark, subset=measures).format(shown, subset=measures)
+                 .format(lambda a: md(shorten.shown(a)), subset=["attribute"]).hide(axis="index"),
+                 border="horizontal")
     st.caption("At the root, for each attribute's best candidate (ID3 and C4.5: one branch per value of a category; "
                "C4.5, CART and Zaki: the best cut of a number; CART and Zaki: the best binary subset of a "
                "category's values), the measure each algorithm ranks by. Shaded: the root each one chose. C4.5 "

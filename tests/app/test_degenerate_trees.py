@@ -72,7 +72,7 @@ def content(app, page: str, steps: int) -> None:
         assert "Charts" in words or "validation part" in refused or "needs at least 2 rows" in refused, words
         assert "no data rows" not in refused  # (an empty validation part was said as an empty table)
     elif page == "compare":
-        assert "Sizes and scores" in words and app.at.dataframe
+        assert "Sizes and scores" in words and app.at.table
     elif page == "predict":
         assert app.at.metric and app.at.metric[0].label.startswith("Predicted") and "The way down" in words
 
