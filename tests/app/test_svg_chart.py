@@ -29,6 +29,8 @@ def test_every_text_is_escaped_and_overlapping_labels_are_left_out():
     assert chart.get("aria-label") == hostile and chart.get("role") == "img"
     texts = ["".join(t.itertext()) for t in chart.iter("text")]
     assert texts.count(hostile) == 4  # the x title, the y title, the mark's words and the legend
+    hovers = ["".join(t.itertext()) for circle in chart.iter("circle") for t in circle.iter("title")]
+    assert hovers == [hostile, "b"]  # each point's hover text, as given
     labels = [t for t in chart.iter("text") if t.get("class") == "x-tick"]
     assert 2 <= len(labels) < 101  # 101 labels of 9 characters in 600 px: most left out
     placed = [(float(t.get("x")), svg_chart.text_width(t.text) / 2) for t in labels]  # centre, half width
