@@ -11,7 +11,8 @@ At each node, in this order (the first rule that applies makes a leaf):
  8. the best gain does not exceed min_gain > 0 (pre-pruning), or is 0 where stop_at_zero_gain is set
 otherwise the best candidate (see `splits` for the tie-break) splits the node.
 Steps are numbered depth-first, pre-order, branches in their order; `engine` grows the nodes
-level by level, and `steps` turns its record into that order. C4.5's collapse steps follow.
+level by level, and `step_record` reads its record in that order, making a step when it is
+read. C4.5's collapse steps follow.
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from .data import DataError, Dataset
 from .formatting import label, labels_of, ordered_labels
 from .encoding import Encoded
 from .settings import Settings, make_settings
-from .splits import evaluate, explanation, one_cut_competes
-from .stops import STOPS, Leaf, said_weight
-from .stops import reason as stop_reason
+from .splits import evaluate
 from .table import CandidateTable
-from .steps import COLLAPSE, LEAF, OWN_VALUE, SPLIT, Growth, Step
-from .summary import summarize_all
+from .step_record import Record, Steps
+from .steps import OWN_VALUE, Growth, Step
 from .tree import Tree, summarize
 
 
@@ -51,13 +50,15 @@ def grow_with(data: Dataset, config: Settings) -> Tree:
     meta = _tree(encoded, config, (), 0)
     with no_cycle_collection():  # thousands of new, acyclic objects: the collector would only rescan them
         grown = engine.grow(encoded, config)
-        budget.report("recording", None, f"{grown.size:,} nodes")
-        steps, ids = steps_and_ids(grown, encoded, config, growth)
-    leaves = None if grown.leaf_of_row is None else np.asarray(ids, dtype=np.int32)[grown.leaf_of_row]
+    budget.report("recording", None, f"{grown.size:,} nodes")
+    record = Record(grown, encoded, config, growth)
+    steps = Steps(record)
+    leaves = None if grown.leaf_of_row is None else record.ids.astype(np.int32)[grown.leaf_of_row]
     growth.record(steps, leaves)
+    grown.leaf_of_row = None  # (the record keeps nodes, not rows)
     if config.collapse:
-        steps += list(collapse_steps(steps, len(steps)))
-    return replace(meta, steps=tuple(steps), total_steps=len(steps))
+        steps += record.collapsed(len(steps))
+    return replace(meta, steps=steps, total_steps=len(steps))
 
 
 def split_table(data: Dataset, algorithm: str = "id3", **settings) -> pd.DataFrame:
@@ -190,135 +191,4 @@ def tree_of(encoded: Encoded, settings: Settings, steps: tuple) -> Tree:
 
 def steps_of(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth) -> list[Step]:
     """The grown nodes as steps, depth-first pre-order; node ids given as splits are made."""
-    return steps_and_ids(grown, encoded, settings, growth)[0]
-
-
-def steps_and_ids(grown: engine.Grown, encoded: Encoded, settings: Settings, growth: Growth):
-    """`steps_of`, and the node id given to each grown node (by its index in `grown`)."""
-    regression = encoded.is_regression
-    shown = _Shown(grown, encoded, settings)
-    steps: list[Step] = []
-    ids = [0] * grown.size
-    parents, branches, depths, stops = (grown.parent.tolist(), grown.branch.tolist(), grown.depth.tolist(),
-                                        grown.stop.tolist())
-    first_child = grown.first_child.tolist()
-    next_id = 1
-    stack = [0] if grown.size else []
-    while stack:
-        t = stack.pop()
-        parent = parents[t]
-        test_above = grown.tests[parent] if parent >= 0 else None
-        common = shown(t)
-        common.update(number=len(steps) + 1, node_id=ids[t], parent_id=ids[parent] if parent >= 0 else None,
-                      branch=test_above.branch_labels[branches[t]] if test_above is not None else None,
-                      depth=depths[t], origin=growth)
-        stop = stops[t]
-        if stop >= 0:
-            if regression and t in grown.medians:
-                value = grown.medians[t]
-                common.update(value=value, prediction=label(round(value, 4)))
-            steps.append(Step(action=LEAF, stop=STOPS[stop],
-                              reason=_leaf_reason(stop, grown, t, common, settings, regression), **common))
-            continue
-        test = grown.tests[t]
-        children = range(first_child[t], first_child[t] + len(test.branch_labels))
-        child_ids = tuple(range(next_id, next_id + len(children)))
-        next_id += len(children)
-        for child, child_id in zip(children, child_ids):
-            ids[child] = child_id
-        steps.append(Step(action=SPLIT, reason=_split_reason(grown, t, test, encoded, settings), test=test,
-                          child_ids=child_ids, child_weights=tuple(shown.stats[c] for c in children),
-                          branch_fractions=grown.fractions[t], found_surrogates=grown.surrogates.get(t),
-                          majority_branch=grown.majority.get(t, -1), score=grown.numbers[t][0],
-                          gain=grown.numbers[t][1], **common))
-        stack.extend(reversed(children))
-    return steps, ids
-
-
-class _Shown:
-    """What each node shows (class weights, prediction, impurity, weight, value), computed for
-    all nodes at once (parents first: an empty node shows its parent's distribution)."""
-
-    def __init__(self, grown: engine.Grown, encoded: Encoded, settings: Settings) -> None:
-        self.regression = regression = encoded.is_regression
-        many = summarize_all(grown.stats, grown.parent, regression, encoded.class_factor, settings.impurity)
-        impurity, weight = many["impurity"], many["weight"]
-        value = many["value"] if regression else np.zeros(grown.size)
-        prediction = many["prediction"] if not regression else np.zeros(grown.size, dtype=np.int64)
-        self.stats = [tuple(row) for row in grown.stats.tolist()]
-        self.impurity, self.weight, self.value = impurity.tolist(), weight.tolist(), value.tolist()
-        self.prediction = [encoded.classes[p] for p in prediction.tolist()] if not regression else None
-
-    def __call__(self, t: int) -> dict:
-        if self.regression:
-            value = self.value[t]
-            return dict(class_weights=(), prediction=label(round(value, 4)), impurity=self.impurity[t],
-                        weight=self.weight[t], value=value)
-        return dict(class_weights=self.stats[t], prediction=self.prediction[t], impurity=self.impurity[t],
-                    weight=self.weight[t], value=None)
-
-
-def _split_reason(grown: engine.Grown, t: int, test, encoded: Encoded, settings: Settings) -> str:
-    score, gain, average, kind, tied, ties = grown.numbers[t]
-    what = f"{test.attribute} (one branch per value)" if test.kind == "multiway" else test.describe()
-    text = f"Split on {what}: {explanation(settings, kind, score, average)}."
-    if kind == "threshold" and settings.threshold_at_data_value:
-        midpoint = grown.midpoints.get(t)
-        if midpoint is not None and midpoint != test.threshold:
-            text += (f" The cut is written as {label(test.threshold)}, the largest training value below "
-                     f"the midpoint {label(midpoint)}, as C4.5 / J48 do; it separates the rows the same way.")
-    if len(tied) > 1:
-        others = ", ".join(encoded.attributes[j] for j in tied if encoded.attributes[j] != test.attribute)
-        text += (f" It ties with {others} (scores within 1e-12): the tie goes to the attribute first in the "
-                 "table (column order).")
-    elif ties > 1:
-        measure = "gain" if one_cut_competes(settings, kind) else "score"
-        order = "the lowest threshold" if kind == "threshold" else "the first in enumeration order"
-        text += f" {ties} candidates of {test.attribute} tie on {measure} (within 1e-12): {order} is taken."
-    return text
-
-
-def _leaf_reason(stop: int, grown: engine.Grown, t: int, common: dict, settings: Settings, regression: bool) -> str:
-    leaf = Leaf(common["weight"], common["prediction"], common["class_weights"], grown.leaf_numbers.get(t, 0.0),
-                settings, regression)
-    return stop_reason(stop, leaf)
-
-
-def collapse_steps(steps: list[Step], done: int):
-    """C4.5 / J48: top-down, replace a subtree by a leaf when its leaves make no fewer
-    training errors than the node alone would (within J48's 1e-3). Growth steps are in
-    pre-order, so a subtree is a run of consecutive steps: read backwards, children come
-    before their parents."""
-    end = [0] * len(steps)  # one past the last step of each node's subtree
-    below = [0.0] * len(steps)  # training errors of the subtree's leaves
-    where = {step.node_id: i for i, step in enumerate(steps)}
-    for i in range(len(steps) - 1, -1, -1):
-        step = steps[i]
-        if step.action == SPLIT:
-            children = [where[c] for c in step.child_ids]
-            below[i] = sum(below[c] for c in children)
-            end[i] = end[children[-1]]
-        else:
-            below[i] = _errors(step.class_weights)
-            end[i] = i + 1
-    number, i = done, 0
-    while i < len(steps):
-        step = steps[i]
-        if step.action != SPLIT:
-            i += 1
-            continue
-        alone = _errors(step.class_weights)
-        if below[i] < alone - 1e-3:
-            i += 1
-            continue
-        number += 1
-        yield Step(number=number, node_id=step.node_id, parent_id=None, branch=step.branch, depth=step.depth,
-                   class_weights=step.class_weights, prediction=step.prediction, impurity=step.impurity,
-                   weight=step.weight, value=step.value, action=COLLAPSE, stop="collapse", origin=step.origin,
-                   reason=(f"C4.5 collapses this subtree: its leaves make {said_weight(below[i])} training errors, a "
-                           f"single leaf would make {said_weight(alone)}, so the split does not pay for itself."))
-        i = end[i]  # the subtree is gone: nothing below it is visited
-
-
-def _errors(weights) -> float:
-    return float(sum(weights) - max(weights, default=0.0))
+    return list(Steps(Record(grown, encoded, settings, growth)))

@@ -160,7 +160,7 @@ class Growth(NodeCache):
     def record(self, steps, training_leaves: np.ndarray | None = None) -> None:
         """The growth steps; `training_leaves`: the leaf each training row reached as the tree
         grew (node ids), where every row took one path."""
-        self.steps = tuple(steps)
+        self.steps = tuple(steps) if isinstance(steps, (list, tuple)) else steps  # (grown steps: made when read)
         self.training_leaves = training_leaves
 
     @property
@@ -187,15 +187,18 @@ class Growth(NodeCache):
     def ancestry(self, node_id: int) -> tuple[tuple[Step, int], ...]:
         """The (split step, branch) pairs from the root down to the node (a walk up the parents,
         kept with the node's table: its rows, path and used attributes all read it)."""
-        if "edges" not in self._cache:  # node id -> (its parent's split step, branch), made once
-            splits = self.splits
-            self._cache["edges"] = {child: (splits[parent], b) for child, (parent, b) in self.parent.items()}
+        edge = getattr(self.steps, "edge", None)  # grown steps: growth's record knows each parent
+        if edge is None:
+            if "edges" not in self._cache:  # node id -> (its parent's split step, branch), made once
+                splits = self.splits
+                self._cache["edges"] = {child: (splits[parent], b) for child, (parent, b) in self.parent.items()}
+            edge = self._cache["edges"].get
 
         def make():  # no new tuple per level: a deep chain's would wake the garbage collector
-            parents, edges, chain, node = self.parent, self._cache["edges"], [], node_id
-            while node in parents:
-                chain.append(edges[node])
-                node = parents[node][0]
+            chain, node = [], node_id
+            while (above := edge(node)) is not None:
+                chain.append(above)
+                node = above[0].node_id
             return tuple(reversed(chain))
         return self._kept(node_id, "ancestry", make)
 

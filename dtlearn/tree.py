@@ -11,9 +11,9 @@ One tree takes five forms, each for one job; only the steps are kept, the rest a
 them or before them:
 
 - `engine.Grown`: growth's working arrays, a level of nodes at a time, as the compiled scans
-  fill them; `induction.steps_of` turns them into steps.
-- the `Step` list (`steps.Step`): the record and the definition, plain data that pickles; a
-  page steps through it, and pruning appends its decisions to it.
+  fill them; a fitted tree keeps them, and `step_record` makes each step from them when read.
+- the `Step` sequence (`steps.Step`, `step_record.Steps`): the record and the definition, plain
+  data that pickles; a page steps through it, and pruning appends its decisions to it.
 - `Node` (here): the tree rebuilt from the steps for reading: walks, `at_step(k)`, exports.
 - `routing.FlatTree` (`Tree.flat`): the nodes as flat arrays for the compiled routing of many
   rows at once (prediction, pruning's counts).

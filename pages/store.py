@@ -169,6 +169,7 @@ def footprint(value, limit: int = 2_000_000) -> int:
 _SCALARS = (type(None), bool, int, float, type)  # weigh nothing of their own (shared, small or interned)
 _SEQUENCES = (list, tuple, set, frozenset)
 LONG = 5_000  # a list or tuple longer than this is weighed from a sample of its items
+LONG_DICT = 1_000  # a dict this long holds one record per node or row (a grown tree's tests): sampled too
 SAMPLE = 500
 OUTLIER = 10  # a sampled item over 10 times the median met a part the items share first: not in the mean
 # (at most a twentieth of the sample is left out: items that weigh nothing, such as views of an array
@@ -181,8 +182,8 @@ def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
     a sample, everything else by sys.getsizeof, each object once, walking at most `limit`
     objects (no recursion beyond one level per nested long sequence).
 
-    A long list or tuple (a 20,000-level tree's 40,000 steps: some 300,000 objects, a second
-    to walk, on every store) is weighed from a sample: the items not weighed yet are marked seen,
+    A long list, tuple or dict (a 20,000-level tree's 40,000 steps or its growth record: some
+    300,000 objects, a second to walk, on every store) is weighed from a sample: the items not weighed yet are marked seen,
     each sampled one is weighed in turn, and the others are taken to weigh the mean of the
     sample, leaving out its few heaviest items when over 10 times its median (the first item to
     reach a part all items share, such as the tree's data, carries it). Being seen, no other path
@@ -219,8 +220,11 @@ class _Walk:
                 self.own += size(item)
             elif isinstance(item, dict):
                 self.own += size(item)
-                stack.extend(item.keys())
-                stack.extend(item.values())
+                if len(item) > LONG_DICT:  # a grown tree's record: a test, its numbers, ... per split
+                    self._sampled([*item.keys(), *item.values()])
+                else:
+                    stack.extend(item.keys())
+                    stack.extend(item.values())
             elif isinstance(item, _SEQUENCES):
                 self.own += size(item)
                 if isinstance(item, (list, tuple)) and len(item) > LONG:

@@ -22,8 +22,9 @@ the attribute's value within each node, missing values last).
 The modules, lowest first: `layout` (the named structures the kernels take), `criteria` (what
 each criterion scores), `cuts` (one attribute's cuts at one node), `thresholds` and `multiway`
 (every attribute at every node of a level), `routing` (a test's branch for a value, and rows down
-a finished tree), `level` (a level's sums, branches and partition), `pruning` (the weakest links)
-and `surrogates` (CART's surrogate cuts). The split rules' constants come from `dtlearn.rules`,
+a finished tree), `level` (a level's sums, branches and partition), `preorder` (the grown
+nodes in the steps' order), `pruning` (the weakest links) and `surrogates` (CART's surrogate
+cuts). The split rules' constants come from `dtlearn.rules`,
 shared with `splits`.
 """
 
@@ -33,6 +34,7 @@ from .layout import (FlatSurrogates, FlatTests, Found, Level, Links, Routed, Row
 from .level import (any_unknown, branch_weights, code_branches, mark_leaves, node_sums, order_ties_by_row,
                     partition_in_place, partition_shared, threshold_branches)
 from .multiway import scan_multiway
+from .preorder import preorder, training_errors
 from .pruning import weakest_links
 from .routing import FOLLOW, SHARE, branches_by_code, branches_by_threshold, route, surrogate_branch
 from .surrogates import surrogate_cuts
@@ -43,6 +45,7 @@ __all__ = [
     "Subtrees", "SurrogateCuts",
     "BY_GAIN", "BY_GINI", "BY_RATIO", "FOLLOW", "SHARE", "any_unknown", "branch_weights",
     "branches_by_code", "branches_by_threshold", "code_branches", "mark_leaves", "node_sums", "order_ties_by_row",
-    "partition_in_place", "partition_shared", "route", "scan_multiway", "scan_thresholds", "scan_thresholds_regression",
-    "surrogate_branch", "surrogate_cuts", "threshold_branches", "weakest_links", "xlogx_table",
+    "partition_in_place", "partition_shared", "preorder", "route", "scan_multiway", "scan_thresholds",
+    "scan_thresholds_regression", "surrogate_branch", "surrogate_cuts", "threshold_branches", "training_errors",
+    "weakest_links", "xlogx_table",
 ]

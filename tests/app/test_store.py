@@ -206,6 +206,7 @@ def test_a_built_trees_nodes_are_weighed_from_a_sample_close_to_their_exact_weig
     sampled, sampled_objects = footprint(tree), len(walked)
     walked.clear()
     monkeypatch.setattr(store, "LONG", 10**9)
+    monkeypatch.setattr(store, "LONG_DICT", 10**9)
     exact, exact_objects = footprint(tree), len(walked)
     assert abs(sampled - exact) < 0.1 * exact
     assert sampled_objects < exact_objects / 4
