@@ -8,7 +8,7 @@ surrogate splits).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from .formatting import label
@@ -19,11 +19,14 @@ class ThresholdTest:
 
     attribute: str
     threshold: float
-    cut: str = field(init=False, repr=False, compare=False)  # the threshold as written (`formatting.label`)
     kind = "threshold"
+    n_branches = 2
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cut", label(self.threshold))
+    @cached_property
+    def cut(self) -> str:
+        """The threshold as written (`formatting.label`); made when first read (a fit of many
+        rows makes a test per node, and most are never written out)."""
+        return label(self.threshold)
 
     def describe(self) -> str:
         return f"{self.attribute} <= {self.cut}"
@@ -47,6 +50,10 @@ class MultiwayTest:
     values: tuple[str, ...]
     kind = "multiway"
 
+    @property
+    def n_branches(self) -> int:
+        return len(self.values)
+
     def describe(self) -> str:
         return f"{self.attribute} = ?"
 
@@ -69,6 +76,7 @@ class SubsetTest:
     left: tuple[str, ...]
     right: tuple[str, ...]
     kind = "subset"
+    n_branches = 2
 
     def describe(self) -> str:
         return f"{self.attribute} in {_set(self.left)}"

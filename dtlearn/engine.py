@@ -77,23 +77,36 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     d = decide(plan, level)
     stats, shown, stop, bests, winner, choice = d.stats, d.shown, d.stop, d.bests, d.winner, d.choice
     split = stop < 0
-    for i in np.flatnonzero((winner >= 0) & ~split):  # the number a min_gain leaf's reason quotes
-        grown.leaf_numbers[base + i] = float(bests.gain[i, winner[i]])
+    quoted = np.flatnonzero((winner >= 0) & ~split)  # the number a min_gain leaf's reason quotes
+    grown.leaf_numbers.update(zip((quoted + base).tolist(), bests.gain[quoted, winner[quoted]].tolist()))
     tests, n_children = {}, np.zeros(L, dtype=np.int64)
     at = np.flatnonzero(split)
     js = winner[at]
     _check_size(plan, grown.size + L, at, js, d.blocks)
+    attributes, threshold_at_data_value = encoded.attributes, s.threshold_at_data_value
+    tied = choice.tied[at]
+    n_tied = tied.sum(axis=1)
+    tied_columns, tied_from = np.nonzero(tied)[1].tolist(), np.concatenate([[0], np.cumsum(n_tied)]).tolist()
     numbers = zip(bests.score[at, js].tolist(), bests.gain[at, js].tolist(), choice.average_gain[at].tolist(),
-                  bests.ties[at, js].tolist(), choice.tied[at].sum(axis=1).tolist())
-    for i, j, (score, gain, average, ties, n_tied) in zip(at.tolist(), js.tolist(), numbers):
-        test = _test(plan, i, j, int(bests.index[i, j]), d.thresholds, d.blocks)
+                  bests.ties[at, js].tolist(), n_tied.tolist(), tied_from, bests.index[at, js].tolist(),
+                  d.thresholds[at, js].tolist())
+    blocks = d.blocks if d.blocks or d.blocks.by_attribute else None  # (most levels: every cut compiled)
+    for i, j, (score, gain, average, ties, n_tied_i, first_tied, index, midpoint) in zip(at.tolist(), js.tolist(),
+                                                                                       numbers):
+        block = blocks[(i, j)] if blocks is not None and (i, j) in blocks else None  # scored in Python
+        if j in plan.threshold:
+            if block is not None:
+                midpoint = float(block.thresholds[index])
+            cut = data_value_below(encoded.numeric(attributes[j]), midpoint) if threshold_at_data_value else midpoint
+            test = ThresholdTest(attributes[j], cut)
+            grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
+        else:
+            test = block.test(index) if block is not None else plan.multiway_test(j)
         tests[i] = test
-        n_children[i] = len(test.branch_labels)
+        n_children[i] = test.n_branches
         grown.tests[base + i] = test
-        if test.kind == "threshold":
-            grown.midpoints[base + i] = _midpoint(i, j, int(bests.index[i, j]), d.thresholds, d.blocks)
-        tied = tuple(np.flatnonzero(choice.tied[i]).tolist()) if n_tied > 1 else (j,)
-        grown.numbers[base + i] = (score, gain, average, test.kind, tied, ties)
+        group = tuple(tied_columns[first_tied:first_tied + n_tied_i]) if n_tied_i > 1 else (j,)
+        grown.numbers[base + i] = (score, gain, average, test.kind, group, ties)
     first_child = np.full(L, -1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
@@ -126,14 +139,14 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
         starts, ends = np.zeros(kids, dtype=np.int64), np.zeros(kids, dtype=np.int64)
         kernels.partition_in_place(level.buffers, splits, branch, starts, ends)
         buffers = (level.rows, level.w, level.cls, level.ypos, level.order, level.vals)
-    parent = np.repeat(np.arange(L), n_children) + base
-    branch_index = np.concatenate([np.arange(c) for c in n_children[split]])
-    depth = np.repeat(level.depth + 1, n_children)
-    used = np.repeat(level.used, n_children, axis=0)
-    for i in np.flatnonzero(split):
-        j = int(winner[i])
-        if plan.blocks_reuse[j]:
-            used[offsets[i]:offsets[i] + n_children[i], j] = True
+    of_child = np.repeat(np.arange(L), n_children)  # each child's parent in this level
+    parent = of_child + base
+    branch_index = np.arange(kids) - offsets[of_child]
+    depth = level.depth[of_child] + 1
+    used = level.used[of_child]
+    tested = winner[of_child]
+    barred = plan.blocks_reuse[tested]  # the children may not test their parent's attribute again (ID3)
+    used[np.flatnonzero(barred), tested[barred]] = True
     inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
     fallback = np.repeat(inherited, n_children, axis=0)
     return Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback,
@@ -179,25 +192,6 @@ def _shared_bytes(level: Level, split, n_children, offsets, fractions, branch) -
 
 def _any_unknown(level: Level, split, branch) -> bool:
     return kernels.any_unknown(level.buffers, split, branch)
-
-
-def _test(plan: Plan, i: int, j: int, index: int, thresholds, blocks):
-    """The chosen test of node i: attribute j's competing candidate (`index` in its block)."""
-    encoded, s = plan.encoded, plan.settings
-    attribute = encoded.attributes[j]
-    if j in plan.threshold:
-        cut = _midpoint(i, j, index, thresholds, blocks)
-        if s.threshold_at_data_value:
-            cut = data_value_below(encoded.numeric(attribute), cut)
-        return ThresholdTest(attribute, cut)
-    if (i, j) in blocks:
-        return blocks[(i, j)].test(index)
-    return plan.multiway_test(j)
-
-
-def _midpoint(i: int, j: int, index: int, thresholds, blocks) -> float:
-    """The midpoint node i's cut on number j is scored at: the compiled scan's, or its block's."""
-    return float(blocks[(i, j)].thresholds[index]) if (i, j) in blocks else float(thresholds[i, j])
 
 
 def _branches(plan: Plan, level: Level, split: np.ndarray, tests: dict, winner) -> np.ndarray:
