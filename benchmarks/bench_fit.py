@@ -202,8 +202,7 @@ def regression(sizes, repeat: int) -> None:
         tree = dtlearn.fit(data, "cart")
         peer = DecisionTreeRegressor(random_state=0).fit(X, y)
         assert tree.is_regression and tree.settings.criterion == "squared_error"
-        # the training rows whose predictions differ (a leaf dtlearn calls pure within its relative
-        # tolerance, where scikit-learn splits two nearly equal targets, differs on its rows)
+        # the training rows whose predictions differ from scikit-learn's (the same tree: none)
         predicted = np.asarray(tree.predict(data.frame), dtype=float)
         differ = int((~np.isclose(predicted, peer.predict(X), rtol=1e-9, atol=1e-12)).sum())
         check = "same" if differ == 0 and tree.n_leaves == peer.get_n_leaves() else f"{differ} rows"

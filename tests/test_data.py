@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dtlearn
+import dtlearn.data_summary  # (a submodule the package does not import itself)
 
 GOOD = b"outlook,windy,play\nSunny,1,No\nRain,0,Yes\n"
 
