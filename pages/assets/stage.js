@@ -376,6 +376,9 @@ function update(host) {
   const {data, setStateValue} = host.__stage;
   const image = host.querySelector("img");
   const box = measure(host, image, data.mode);
+  // a column not laid out (0 px wide while Streamlit swaps a run's elements): nothing to fit or say;
+  // the observer calls again once it has its width (a report of it would cost a run for nothing)
+  if (box[0] < 80) return;
   draw(host, image, data, box);
   // Smaller than the box the tree was chosen for: its text would be too small, so say it at once.
   // Larger: only a real change (a wider window, a sidebar closed), not a shorter decision above
