@@ -14,6 +14,7 @@ from pages.view import view
 from pages.wording import algorithm_title, md
 
 RANKING_ROWS, RANKING_PX = 12, 480  # the ranking table scrolls in a box of RANKING_PX beyond RANKING_ROWS rows
+BOX = "compare"  # the stages' one box (pages/stage.py)
 CHOSEN = "background-color: rgba(255, 75, 75, 0.18); font-weight: bold"  # each algorithm's root in the ranking table
 
 
@@ -41,10 +42,14 @@ def trees_ui(comparison) -> None:
     results = comparison.results
     digits = session.digits()
     drawn = {}
+    # the four stages are of one size (half the page's width each): one box, said by the first stage
+    # drawn, so that one rerun follows (not one per stage, all four trees drawn again each time)
+    box = stage.box(BOX)
     for r in comparison.applied:
         marks = comparison.first_differences(r.algorithm)
-        drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, stage.box(f"compare_{r.algorithm}"), digits=digits,
+        drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, box, digits=digits,
                                            highlights=tuple(marks.values()), also=frozenset(marks.values())), marks)
+    reporter = next((a for a, (fit, _) in drawn.items() if fit.drawing is not None), None)
     scale = min((fit.scale for fit, _ in drawn.values() if fit.drawing is not None), default=None)
     for pair in (results[:2], results[2:4]):
         for column, r in zip(st.columns(2, gap="medium"), pair):
@@ -55,7 +60,8 @@ def trees_ui(comparison) -> None:
                     st.caption(f"{why_not(r).capitalize()}: {md(r.problem)}")
                     continue
                 fit, marks = drawn[r.algorithm]
-                stage.show(f"compare_{r.algorithm}", fit, scale=scale, fill=False)  # two rows of trees
+                stage.show(f"compare_{r.algorithm}", fit, scale=scale, fill=False,  # two rows of trees
+                           boxed=BOX, reports=r.algorithm == reporter)
                 if marks:
                     seen = fit.whole or fit.visible
                     st.caption("Blue border: where it first differs from " + "; ".join(

@@ -142,11 +142,11 @@ def box(name: str) -> tuple[int, int]:
     return (known[0], max(known[1] - SLACK, 120)) if known else DEFAULT_BOX
 
 
-def _measured(name: str) -> None:
+def _measured(name: str, boxed: str) -> None:
     value = getattr(st.session_state.get(f"stage_{name}"), "box", None)
     if _valid(value):
         boxes = st.session_state.setdefault(BOXES, {})
-        boxes[name] = boxes["_last"] = (int(value[0]), int(value[1]))
+        boxes[boxed] = boxes["_last"] = (int(value[0]), int(value[1]))
 
 
 def _valid(value) -> bool:
@@ -161,12 +161,14 @@ def mode() -> str:
 
 
 def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None,
-         fill: bool | None = None) -> bool:
+         fill: bool | None = None, boxed: str | None = None, reports: bool = True) -> bool:
     """The stage `name` drawing `shown`; `reserve` keeps that much height for the tree (px) so that
     what is below stays put while stepping; `scale` draws at that scale instead of fitting (the
     Compare page's trees, all at one scale); `fill=False` keeps a projector's stage to most of a
-    screen (trees one above another). Returns whether `dot` laid the tree out (False: the browser
-    draws it from the DOT source)."""
+    screen (trees one above another). `boxed`: the name of the box the tree was chosen for (several
+    stages of one size share one); `reports=False`: the stage fits its tree to the box it measures
+    but leaves saying that box to another stage of the same size (one report, so one rerun).
+    Returns whether `dot` laid the tree out (False: the browser draws it from the DOT source)."""
     global _component
     if shown.drawing is None:
         st.graphviz_chart(shown.dot, width="stretch")
@@ -174,13 +176,14 @@ def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | 
     if _component is None:
         _component = st.components.v2.component("dtlearn_stage", html=_HTML,
                                                 css=_CSS, js=_JS, isolate_styles=False)
+    boxed = boxed or name
     data = {"src": shown.drawing.data_url(), "width": round(shown.drawing.width, 2),
-            "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(name)),
-            "measured": list(measured(name) or box(name)), "slack": SLACK,
+            "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(boxed)),
+            "measured": list(measured(boxed) or box(boxed)), "slack": SLACK, "reports": reports,
             "mode": mode() if fill is None else ("fill" if fill else "screen"),
             "reserve": round(reserve) if reserve else None, "scale": scale, "alt": drawing.ALT,
             "legend": [list(entry) for entry in shown.legend]}
-    _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name), height="content")
+    _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name, boxed), height="content")
     return True
 
 

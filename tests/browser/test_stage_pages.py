@@ -134,3 +134,43 @@ def test_compare_draws_four_trees_at_one_scale_legible_within_two_screens(browse
         marked = page.get_by_text(re.compile(r"^Blue border: where it first differs from"))
         assert marked.count() >= 2  # the pairs' first disagreements, marked in the drawings
     context.close()
+
+
+def sent_boxes(page) -> list[list[str]]:
+    """Each run the page asks the server for (rerun_script, the first being the visit itself): the
+    stages whose box it carries (the component's state, as Streamlit sends it)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    runs = []
+
+    def read(payload) -> None:
+        if isinstance(payload, (bytes, bytearray)):
+            message = BackMsg()
+            message.ParseFromString(payload)
+            if message.WhichOneof("type") == "rerun_script":
+                runs.append([w.id.split("-")[-1] for w in message.rerun_script.widget_states.widgets
+                             if "stage_" in w.id and '"box"' in w.json_value])
+
+    page.on("websocket", lambda socket: socket.on("framesent", read))
+    return runs
+
+
+@pytest.mark.parametrize("viewport", [(1920, 1080, 1), (1024, 576, 1.25)], ids=["1920x1080", "zoom125"])
+def test_compare_says_its_four_trees_box_once(browser, app_url, viewport):
+    """The four stages are of one size: one of them says the box (before, each did, in one or two
+    messages: three runs of the page on a first visit, each drawing the four trees)."""
+    width, height, zoom = viewport
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=zoom)
+    page = context.new_page()
+    runs = sent_boxes(page)
+    page.goto(f"{app_url}/compare?dataset=iris&algo=cart")
+    page.locator('img[alt="decision tree"]').nth(3).wait_for(timeout=120_000)
+    settled(page)
+    page.wait_for_timeout(1500)  # a report comes 150 ms after a size change at most
+    settled(page)
+    assert len(runs) <= 2, runs  # the visit, and one run for the box said
+    assert len({stage for said in runs for stage in said}) == 1, runs
+    trees = page.evaluate(TREES)
+    assert len(trees) == 4 and max(t["scale"] for t in trees) <= min(t["scale"] for t in trees) * 1.005
+    assert all(t["box"][0] >= 0 and t["box"][2] <= width for t in trees)
+    context.close()
