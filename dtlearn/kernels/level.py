@@ -131,7 +131,8 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
     starts, ends, rows, w, cls, ypos, order, vals = level
     split, n_children, first_child = splits
     n = rows.shape[0]
-    new_position = np.empty(n, dtype=np.int32)
+    # each position's child (high half) and new position (low half): one gather a place of `order`
+    moved = np.empty(n, dtype=np.int64)
     buffer_i = np.empty(n, dtype=rows.dtype)
     buffer_c = np.empty(n, dtype=cls.dtype)
     buffer_f = np.empty(n)
@@ -168,47 +169,57 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
                 child_ends[first + b] = at + size
             at += size
         bound[B + 1] = at
-        if not in_place:
-            for q in range(s, e):
-                b = branch[q]
-                b = b if b >= 0 else B
-                t = fill[b]
-                fill[b] += 1
-                new_position[q] = t
+        for q in range(s, e):  # (in place: each position's new position is its own)
+            b = branch[q]
+            b = b if b >= 0 else B
+            t = fill[b]
+            fill[b] += 1
+            moved[q] = (np.int64(b) << 32) | t
+            if not in_place:
                 buffer_i[t] = rows[q]
                 buffer_c[t] = cls[q]
                 buffer_f[t] = w[q]
                 if regression:
                     buffer_y[t] = ypos[q]
+        if not in_place:
             for t in range(s, e):
                 rows[t] = buffer_i[t]
                 cls[t] = buffer_c[t]
                 w[t] = buffer_f[t]
                 if regression:
                     ypos[t] = buffer_y[t]
+        two = B == 2 and bound[2] == e  # two children, every position placed: the fills in registers
         for a in range(order.shape[0]):
             if in_place:  # an attribute whose sorted order is in branch order too stays as it is
                 last = 0
                 ordered = True
                 for p in range(s, e):
-                    b = branch[order[a, p]]
-                    b = b if b >= 0 else B
+                    b = moved[order[a, p]] >> 32
                     if b < last:
                         ordered = False
                         break
                     last = b
                 if ordered:
                     continue
-            fill[:B + 1] = bound[:B + 1]
-            for p in range(s, e):
-                t_new = order[a, p] if in_place else new_position[order[a, p]]
-                b = 0
-                while t_new >= bound[b + 1]:  # the child whose range holds the new position
-                    b += 1
-                t = fill[b]
-                fill[b] += 1
-                buffer_o[t] = t_new
-                buffer_f[t] = vals[a, p]
+            if two:  # no branch on the side: it comes in no order a predictor could learn
+                left, right = bound[0], bound[1]
+                for p in range(s, e):
+                    c = moved[order[a, p]]
+                    goes_right = c >> 32
+                    t = right if goes_right else left
+                    right += goes_right
+                    left += 1 - goes_right
+                    buffer_o[t] = c & 0xFFFFFFFF
+                    buffer_f[t] = vals[a, p]
+            else:
+                fill[:B + 1] = bound[:B + 1]
+                for p in range(s, e):
+                    c = moved[order[a, p]]
+                    b = c >> 32
+                    t = fill[b]
+                    fill[b] += 1
+                    buffer_o[t] = c & 0xFFFFFFFF
+                    buffer_f[t] = vals[a, p]
             for t in range(s, e):
                 order[a, t] = buffer_o[t]
                 vals[a, t] = buffer_f[t]
