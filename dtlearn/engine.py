@@ -127,18 +127,23 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     if s.missing_values == "surrogate":
         _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
     kids, splits = int(n_children.sum()), kernels.Splits(split, n_children, offsets)
+    A = len(level.order)
     shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
     if shared:  # rows go down several branches: the next level gets buffers of its own
         grown.leaf_of_row = None
         budget.check_bytes(_shared_bytes(level, split, n_children, offsets, fractions, branch),
                            "Sending the rows without a value down every branch of this level")
         child_starts = np.zeros(kids + 1, dtype=np.int64)
-        buffers = kernels.partition_shared(level.buffers, splits, fractions, branch, child_starts)
+        *buffers, order, vals = kernels.partition_shared(level.buffers, splits, fractions, branch, child_starts)
+        store, shift = (order, vals), 1  # (row 0 spare)
         starts, ends = child_starts[:-1], child_starts[1:]
-    else:  # each row goes down one branch (or stays): segments reordered in place
+    else:  # each row goes down one branch (or stays): segments reordered in place, sorted orders one row over
         starts, ends = np.zeros(kids, dtype=np.int64), np.zeros(kids, dtype=np.int64)
-        kernels.partition_in_place(level.buffers, splits, branch, starts, ends)
-        buffers = (level.rows, level.w, level.cls, level.ypos, level.order, level.vals)
+        store, shift = level.sorted_store, 1 - level.shift
+        buffers = [level.rows, level.w, level.cls, level.ypos]
+        kernels.partition_in_place(level.buffers, splits, branch, starts, ends, store[0][shift:shift + A],
+                                   store[1][shift:shift + A], shift == 1)
+    buffers += [store[0][shift:shift + A], store[1][shift:shift + A]]
     of_child = np.repeat(np.arange(L), n_children)  # each child's parent in this level
     parent = of_child + base
     branch_index = np.arange(kids) - offsets[of_child]
@@ -149,7 +154,7 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     used[np.flatnonzero(barred), tested[barred]] = True
     inherited = shown["value"][:, None] if encoded.is_regression else shown["distribution"]
     fallback = np.repeat(inherited, n_children, axis=0)
-    return Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback,
+    return Level(starts, ends, *buffers, parent, branch_index, depth, used, fallback, store, shift,
                   _unit=None if shared else level.unit)
 
 
@@ -186,7 +191,7 @@ def _shared_bytes(level: Level, split, n_children, offsets, fractions, branch) -
     shares = shares[offsets[at] + n_children[at]] - shares[offsets[at]]
     rows = int((level.ends[at] - level.starts[at] - unknown).sum() + (unknown * shares).sum())
     per_row = level.rows.itemsize + level.w.itemsize + level.cls.itemsize + 8 * (level.ypos.size > 0) \
-        + len(level.order) * (level.order.itemsize + level.vals.itemsize)
+        + (len(level.order) + 1) * (level.order.itemsize + level.vals.itemsize)  # (a spare row: `Level`)
     return rows * per_row
 
 

@@ -21,7 +21,9 @@ from .routing import code_map
 @dataclass(eq=False)
 class Level:
     """The nodes of one depth. Node i owns positions starts[i]..ends[i] of the buffers (shared by
-    the levels while no row is shared between branches: a split reorders its segment in place)."""
+    the levels while no row is shared between branches: a split reorders its segment in place).
+    `order` and `vals` are rows shift..shift + A of `sorted_store`, arrays of A + 1 rows: a split
+    writes the next level's one row over (rows 1 - shift..), so that nothing is copied back."""
 
     starts: np.ndarray  # (L,)
     ends: np.ndarray
@@ -36,6 +38,8 @@ class Level:
     depth: np.ndarray
     used: np.ndarray  # (L, A) bool: attributes ID3 may not test again
     fallback: np.ndarray  # (L, k) parent's distribution, or (L, 1) parent's value
+    sorted_store: tuple = ()  # (order, vals), each (A_threshold + 1, M)
+    shift: int = 1
     _unit: bool | None = None
 
     @property
@@ -128,15 +132,19 @@ class Plan:
 
     def presorted(self) -> tuple[np.ndarray, np.ndarray]:
         """Each numeric attribute's rows sorted by value (missing values last, ties in row order),
-        and the values in that order."""
+        and the values in that order: rows 1.. of arrays with a spare row 0 (`Level.sorted_store`)."""
         n, attributes = self.encoded.n_rows, self.encoded.attributes
-        order = np.empty((len(self.threshold), n), dtype=np.int32)
-        vals = np.empty((len(self.threshold), n))
+        order, vals = sorted_store(len(self.threshold), n)
         for i, j in enumerate(self.threshold):
             column = self.encoded.numeric(attributes[j])
-            order[i] = sorted_order(column)
-            vals[i] = column[order[i]]
+            order[i + 1] = sorted_order(column)
+            vals[i + 1] = column[order[i + 1]]
         return order, vals
+
+
+def sorted_store(attributes: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A level's sorted orders and values (`Level.sorted_store`): a row more than the attributes."""
+    return np.empty((attributes + 1, n), dtype=np.int32), np.empty((attributes + 1, n))
 
 
 def _code_matrix(encoded, attributes: list) -> np.ndarray:
@@ -170,12 +178,13 @@ def root_level(plan: Plan) -> Level:
     k = 1 if encoded.is_regression else len(encoded.classes)
     uniform = np.zeros((1, 1)) if encoded.is_regression else np.full((1, k), 1.0 / k)
     one = np.array([0])
-    order, vals = plan.presorted()
+    store = plan.presorted()
+    order, vals = store[0][1:], store[1][1:]
     small = np.int8 if len(encoded.classes) < 127 else np.int32  # fewer bytes: fewer cache misses
     cls = np.zeros(n, dtype=np.int8) if encoded.is_regression else encoded.y.astype(small)
     ypos = encoded.y.astype(float) if encoded.is_regression else np.zeros(0)
     return Level(one, np.array([n]), np.arange(n, dtype=np.int32), np.ones(n), cls, ypos, order, vals,
-                  one - 1, one - 1, one, np.zeros((1, len(encoded.attributes)), bool), uniform)
+                  one - 1, one - 1, one, np.zeros((1, len(encoded.attributes)), bool), uniform, store)
 
 
 def subtree_level(plan: Plan, rows, weights, depth: int = 0, used=frozenset(), fallback=None) -> Level:
@@ -184,8 +193,8 @@ def subtree_level(plan: Plan, rows, weights, depth: int = 0, used=frozenset(), f
     rows = np.asarray(rows, dtype=np.int32)
     weights = np.asarray(weights, dtype=float)
     n = len(rows)
-    order = np.empty((len(plan.threshold), n), dtype=np.int32)
-    vals = np.empty((len(plan.threshold), n))
+    store = sorted_store(len(plan.threshold), n)
+    order, vals = store[0][1:], store[1][1:]
     for i, j in enumerate(plan.threshold):
         values = encoded.numeric(encoded.attributes[j])[rows]
         order[i] = sorted_order(values)
@@ -196,10 +205,11 @@ def subtree_level(plan: Plan, rows, weights, depth: int = 0, used=frozenset(), f
     mask = np.array([[a in used for a in encoded.attributes]])
     inherited = np.full((1, k), 1.0 / k) if fallback is None else np.asarray(fallback, dtype=float).reshape(1, k)
     return Level(np.array([0]), np.array([n]), rows, weights.copy(), cls, ypos, order, vals, np.array([-1]),
-                  np.array([-1]), np.array([depth]), mask, inherited)
+                  np.array([-1]), np.array([depth]), mask, inherited, store)
 
 
 def empty_level(plan: Plan, level: Level) -> Level:
     none = np.zeros(0, dtype=np.int64)
     return Level(none, none, level.rows, level.w, level.cls, level.ypos, level.order, level.vals,
-                  none, none, none, np.zeros((0, level.used.shape[1]), bool), np.zeros((0, level.fallback.shape[1])))
+                  none, none, none, np.zeros((0, level.used.shape[1]), bool), np.zeros((0, level.fallback.shape[1])),
+                  level.sorted_store, level.shift)

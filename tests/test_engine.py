@@ -299,8 +299,11 @@ def test_partitioning_a_level_keeps_every_childs_rows_and_sorted_orders(data):
             vals[a, s:e] = value[order[a, s:e]]
     before = (rows.copy(), w.copy(), cls.copy(), order.copy(), vals.copy())
     child_starts, child_ends = np.zeros(int(n_children.sum()), np.int64), np.zeros(int(n_children.sum()), np.int64)
+    order_to, vals_to = order.copy(), vals.copy()  # the sorted orders go here (a non-split node's: left as they are)
     kernels.partition_in_place(kernels.Level(starts, ends, rows, w, cls, np.zeros(0), order, vals),
-                               kernels.Splits(split, n_children, offsets), branch, child_starts, child_ends)
+                               kernels.Splits(split, n_children, offsets), branch, child_starts, child_ends,
+                               order_to, vals_to, False)
+    order, vals = order_to, vals_to
     for i, (s, e) in enumerate(zip(starts, ends)):
         if not split[i]:
             assert (rows[s:e] == before[0][s:e]).all() and (order[:, s:e] == before[3][:, s:e]).all()

@@ -123,11 +123,15 @@ def code_branches(level, split, attribute, map_start, maps, codes, out):
 
 
 @njit(cache=True, nogil=True)
-def partition_in_place(level, splits, branch, child_starts, child_ends):
+def partition_in_place(level, splits, branch, child_starts, child_ends, order_to, vals_to, descending):
     """Each split node's segment reordered in place so that its children's positions are
-    consecutive, in branch order, each keeping its positions' order (so every attribute's
-    order stays sorted); positions of branch -1 (rows nothing could place) go last, to no child.
-    Every array keeps its size: the next level reads sub-segments."""
+    consecutive, in branch order, each keeping its positions' order; positions of branch -1
+    (rows nothing could place) go last, to no child. Every attribute's sorted order (and its
+    values) goes, so reordered and still sorted, into the same segment of `order_to` (`vals_to`):
+    no copy back. The two may be rows of one array one attribute apart (`engine_plan.Level`):
+    the attributes are then taken in the order in which a row is read before it is written
+    (`descending`: `order_to[a]` is `order[a + 1]`). A non-split node's segment of `order_to`
+    is left as it is. Every array keeps its size: the next level reads sub-segments."""
     starts, ends, rows, w, cls, ypos, order, vals = level
     split, n_children, first_child = splits
     n = rows.shape[0]
@@ -137,7 +141,6 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
     buffer_c = np.empty(n, dtype=cls.dtype)
     buffer_f = np.empty(n)
     buffer_y = np.empty(n)
-    buffer_o = np.empty(n, dtype=order.dtype)
     most = 1
     for i in range(starts.shape[0]):
         if split[i]:
@@ -189,7 +192,9 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
                 if regression:
                     ypos[t] = buffer_y[t]
         two = B == 2 and bound[2] == e  # two children, every position placed: the fills in registers
-        for a in range(order.shape[0]):
+        A = order.shape[0]
+        for k in range(A):
+            a = A - 1 - k if descending else k
             if in_place:  # an attribute whose sorted order is in branch order too stays as it is
                 last = 0
                 ordered = True
@@ -200,6 +205,9 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
                         break
                     last = b
                 if ordered:
+                    for p in range(s, e):
+                        order_to[a, p] = order[a, p]
+                        vals_to[a, p] = vals[a, p]
                     continue
             if two:  # no branch on the side: it comes in no order a predictor could learn
                 left, right = bound[0], bound[1]
@@ -209,8 +217,8 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
                     t = right if goes_right else left
                     right += goes_right
                     left += 1 - goes_right
-                    buffer_o[t] = c & 0xFFFFFFFF
-                    buffer_f[t] = vals[a, p]
+                    order_to[a, t] = c & 0xFFFFFFFF
+                    vals_to[a, t] = vals[a, p]
             else:
                 fill[:B + 1] = bound[:B + 1]
                 for p in range(s, e):
@@ -218,18 +226,16 @@ def partition_in_place(level, splits, branch, child_starts, child_ends):
                     b = c >> 32
                     t = fill[b]
                     fill[b] += 1
-                    buffer_o[t] = c & 0xFFFFFFFF
-                    buffer_f[t] = vals[a, p]
-            for t in range(s, e):
-                order[a, t] = buffer_o[t]
-                vals[a, t] = buffer_f[t]
+                    order_to[a, t] = c & 0xFFFFFFFF
+                    vals_to[a, t] = vals[a, p]
 
 
 @njit(cache=True, nogil=True)
 def partition_shared(level, splits, fractions, branch, child_starts):
     """The next level's buffers when rows with an unknown value (branch -1) go down every branch
     with a positive share, their weight times the share (C4.5): each child gets its known rows
-    (in order), then the shared ones. Returns (rows, w, cls, ypos, order, vals)."""
+    (in order), then the shared ones. Returns (rows, w, cls, ypos, order, vals), order and vals
+    with a row more than the attributes, the first spare (`engine_plan.Level.sorted_store`)."""
     starts, ends, rows, w, cls, ypos, order, vals = level
     split, n_children, first_child = splits
     n_kids = child_starts.shape[0] - 1
@@ -290,8 +296,8 @@ def partition_shared(level, splits, fractions, branch, child_starts):
                             new_y[at] = ypos[p]
                         fill[k] += 1
     A = order.shape[0]
-    new_order = np.empty((A, total), dtype=order.dtype)
-    new_vals = np.empty((A, total))
+    new_order = np.empty((A + 1, total), dtype=order.dtype)
+    new_vals = np.empty((A + 1, total))
     for a in range(A):
         fill[:] = 0
         for i in range(starts.shape[0]):
@@ -304,14 +310,14 @@ def partition_shared(level, splits, fractions, branch, child_starts):
                 if b >= 0:
                     k = first + b
                     t = child_starts[k] + fill[k]
-                    new_order[a, t] = child_starts[k] + new_position[q]
-                    new_vals[a, t] = vals[a, p]
+                    new_order[a + 1, t] = child_starts[k] + new_position[q]
+                    new_vals[a + 1, t] = vals[a, p]
                     fill[k] += 1
                 else:
                     for k in range(first, first + n_children[i]):
                         if fractions[k] > 0:
                             t = child_starts[k] + fill[k]
-                            new_order[a, t] = child_starts[k] + n_known[k] + unknown_rank[q]
-                            new_vals[a, t] = vals[a, p]
+                            new_order[a + 1, t] = child_starts[k] + n_known[k] + unknown_rank[q]
+                            new_vals[a + 1, t] = vals[a, p]
                             fill[k] += 1
     return new_rows, new_w, new_cls, new_y, new_order, new_vals
