@@ -43,8 +43,9 @@ def trees_ui(comparison) -> None:
     digits = session.digits()
     drawn = {}
     # the four stages are of one size (half the page's width each): one box, said by the first stage
-    # drawn, so that one rerun follows (not one per stage, all four trees drawn again each time)
-    box = stage.box(BOX)
+    # drawn, so that one rerun follows (not one per stage, all four trees drawn again each time); until
+    # it has, half of another page's (same screen)
+    box = stage.box(BOX, columns=2, fill=False)
     for r in comparison.applied:
         marks = comparison.first_differences(r.algorithm)
         drawn[r.algorithm] = (stage.fitted(r.tree, r.tree.root.id, box, digits=digits,
@@ -61,7 +62,7 @@ def trees_ui(comparison) -> None:
                     continue
                 fit, marks = drawn[r.algorithm]
                 stage.show(f"compare_{r.algorithm}", fit, scale=scale, fill=False,  # two rows of trees
-                           boxed=BOX, reports=r.algorithm == reporter)
+                           boxed=BOX, reports=r.algorithm == reporter, columns=2)
                 if marks:
                     seen = fit.whole or fit.visible
                     st.caption("Blue border: where it first differs from " + "; ".join(

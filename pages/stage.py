@@ -23,7 +23,13 @@ from dtlearn.framing import could_fit as _could_fit
 from pages import drawing, session
 from pages.drawing import PX_PER_PT, Drawing
 
-DEFAULT_BOX = (860, 420)  # px: until the browser has said (AppTest; a first visit): about a 1280x720 projector
+# px: the box until the browser has said (AppTest; a first visit): a full-width stage's on a 1280x720
+# screen, the sidebar open, most of a screen high (SLACK less); in projector mode the sidebar is
+# closed, and a stage that fills the screen has the height left under the shortest page heading. A
+# browser that measures such a box need not say it (stage.js), so a first visit on the classroom's
+# projector runs the page once; on another screen it runs again for the box said, as before.
+DEFAULT_BOX = (816, 496)
+PROJECTOR_WIDTH, FILL_HEIGHT = 928, 416
 ASSETS = Path(__file__).parent / "assets"  # the stage's style and scripts, as the browser reads them
 _JS = (ASSETS / "stage.js").read_text(encoding="utf-8")
 _component = None
@@ -128,25 +134,48 @@ BOXES = "stage_boxes"  # session state: each stage's last box, as the browser me
 SLACK = 80
 
 
-def measured(name: str) -> tuple[int, int] | None:
-    """The box the browser last measured for the stage `name`, or on another page (same screen)."""
+GAP = 32  # px: between st.columns(gap="medium") (2rem)
+STEP = 8  # px: stage.js rounds a box down to this
+
+
+def measured(name: str, columns: int = 1) -> tuple[int, int] | None:
+    """The box the browser last measured for the stage `name`; else, from a stage as wide as the
+    page on another page (same screen), the box of one of `columns` columns side by side."""
     boxes = st.session_state.setdefault(BOXES, {})
-    known = boxes.get(name) or boxes.get("_last")
-    return tuple(known) if known else None
+    known = boxes.get(name)
+    if known:
+        return tuple(known)
+    known = boxes.get("_last")
+    return (share(known[0], columns), known[1]) if known else None
 
 
-def box(name: str) -> tuple[int, int]:
-    """The box the stage `name`'s tree is chosen for: the measured one, SLACK shorter (or DEFAULT_BOX
-    until the browser has said)."""
-    known = measured(name)
-    return (known[0], max(known[1] - SLACK, 120)) if known else DEFAULT_BOX
+def share(width: int, columns: int) -> int:
+    """The width of one of `columns` columns across `width` px, a STEP narrower than measured would
+    be (so that a browser's rounding finds it no wider than it is: no report, no rerun)."""
+    if columns == 1:
+        return width
+    return max((width - GAP * (columns - 1)) // columns // STEP * STEP - STEP, 80)
 
 
-def _measured(name: str, boxed: str) -> None:
+def box(name: str, columns: int = 1, fill: bool | None = None) -> tuple[int, int]:
+    """The box the stage `name`'s tree is chosen for: the measured one, SLACK shorter (until the
+    browser has said: the default's, shared between `columns`; `fill` as for `show`)."""
+    known = measured(name, columns)
+    if not known:
+        projector = session.projector()
+        width = PROJECTOR_WIDTH if projector else DEFAULT_BOX[0]
+        height = FILL_HEIGHT if projector and fill is not False else DEFAULT_BOX[1]
+        return share(width, columns), height
+    return known[0], max(known[1] - SLACK, 120)
+
+
+def _measured(name: str, boxed: str, columns: int) -> None:
     value = getattr(st.session_state.get(f"stage_{name}"), "box", None)
     if _valid(value):
         boxes = st.session_state.setdefault(BOXES, {})
-        boxes[boxed] = boxes["_last"] = (int(value[0]), int(value[1]))
+        boxes[boxed] = (int(value[0]), int(value[1]))
+        if columns == 1:  # a stage as wide as the page: the next page's stages start from it
+            boxes["_last"] = boxes[boxed]
 
 
 def _valid(value) -> bool:
@@ -161,13 +190,14 @@ def mode() -> str:
 
 
 def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None,
-         fill: bool | None = None, boxed: str | None = None, reports: bool = True) -> bool:
+         fill: bool | None = None, boxed: str | None = None, reports: bool = True, columns: int = 1) -> bool:
     """The stage `name` drawing `shown`; `reserve` keeps that much height for the tree (px) so that
     what is below stays put while stepping; `scale` draws at that scale instead of fitting (the
     Compare page's trees, all at one scale); `fill=False` keeps a projector's stage to most of a
     screen (trees one above another). `boxed`: the name of the box the tree was chosen for (several
     stages of one size share one); `reports=False`: the stage fits its tree to the box it measures
-    but leaves saying that box to another stage of the same size (one report, so one rerun).
+    but leaves saying that box to another stage of the same size (one report, so one rerun);
+    `columns`: the stage is one of that many columns side by side (its first box: a share of the page's).
     Returns whether `dot` laid the tree out (False: the browser draws it from the DOT source)."""
     global _component
     if shown.drawing is None:
@@ -178,12 +208,12 @@ def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | 
                                                 css=_CSS, js=_JS, isolate_styles=False)
     boxed = boxed or name
     data = {"src": shown.drawing.data_url(), "width": round(shown.drawing.width, 2),
-            "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(boxed)),
-            "measured": list(measured(boxed) or box(boxed)), "slack": SLACK, "reports": reports,
+            "height": round(shown.drawing.height, 2), "max_scale": MAX_SCALE, "box": list(box(boxed, columns, fill)),
+            "measured": list(measured(boxed, columns) or box(boxed, columns, fill)), "slack": SLACK, "reports": reports,
             "mode": mode() if fill is None else ("fill" if fill else "screen"),
             "reserve": round(reserve) if reserve else None, "scale": scale, "alt": drawing.ALT,
             "legend": [list(entry) for entry in shown.legend]}
-    _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name, boxed), height="content")
+    _component(key=f"stage_{name}", data=data, on_box_change=lambda: _measured(name, boxed, columns), height="content")
     return True
 
 

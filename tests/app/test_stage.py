@@ -57,3 +57,21 @@ def test_boxes_from_the_browser_are_checked():
     assert stage._valid([900, 480]) and stage._valid((1024.0, 300))
     for bad in (None, "900x480", [900], [900, 480, 1], [1e9, 480], [float("nan"), 480], ["900", "480"], [10, 480]):
         assert not stage._valid(bad), bad
+
+
+def test_a_share_of_the_page_is_no_wider_than_the_browser_measures(monkeypatch):
+    """Compare's stages are half of the page (st.columns(2, gap="medium")): measured in Chromium
+    at 1280x720, 392 px of a full-width stage's 816 (sidebar open), 448 of 928 (projector). The
+    first box is at most that and within stage.js's tolerance (3 steps), so no report follows."""
+    for page, half in ((816, 392), (928, 448), (1456, 712), (560, 264)):  # 1920x1080; 1024x576 at 125 %
+        assert half - 3 * stage.STEP <= stage.share(page, 2) <= half, page
+    assert stage.share(816, 1) == 816
+    state = {}
+    monkeypatch.setattr(stage.st, "session_state", state)
+    assert stage.box("compare", 2, fill=False) == (stage.share(stage.DEFAULT_BOX[0], 2), stage.DEFAULT_BOX[1])
+    state[stage.BOXES] = {"_last": (928, 576)}  # a full-width stage's, on another page
+    assert stage.measured("compare", 2) == (stage.share(928, 2), 576)
+    state["stage_compare_id3"] = type("Sent", (), {"box": [448, 576]})()
+    stage._measured("compare_id3", "compare", 2)
+    assert state[stage.BOXES] == {"_last": (928, 576), "compare": (448, 576)}  # half a page: not the next page's
+    assert stage.box("compare", 2) == (448, 576 - stage.SLACK)

@@ -174,3 +174,23 @@ def test_compare_says_its_four_trees_box_once(browser, app_url, viewport):
     assert len(trees) == 4 and max(t["scale"] for t in trees) <= min(t["scale"] for t in trees) * 1.005
     assert all(t["box"][0] >= 0 and t["box"][2] <= width for t in trees)
     context.close()
+
+
+@pytest.mark.parametrize("path", ["/step?dataset=tennis&algo=id3&step=1",
+                                  "/step?dataset=iris&algo=cart&step=3&projector=1",
+                                  "/pruning?dataset=iris&algo=cart&prune_method=cost_complexity&projector=1",
+                                  "/compare?dataset=iris&algo=cart", "/compare?dataset=iris&algo=cart&projector=1"])
+def test_a_first_visit_on_the_classrooms_screen_runs_the_page_once(browser, app_url, path):
+    """At 1280x720 the stage's first box (pages/stage.py DEFAULT_BOX, PROJECTOR_WIDTH, FILL_HEIGHT)
+    is one the browser measures as close enough: no box said, no second run (before: always one)."""
+    context, page, width, height = screen(browser, "1280x720")
+    runs = sent_boxes(page)
+    page.goto(app_url + path)
+    page.locator('img[alt="decision tree"]').first.wait_for(timeout=120_000)
+    settled(page)
+    page.wait_for_timeout(1500)
+    settled(page)
+    assert runs == [[]], runs
+    for tree in page.evaluate(TREES):  # fitted to the box it is in, legible
+        assert tree["box"][0] >= 0 and tree["box"][2] <= width and tree["smallest"] >= 14 - 1e-6, tree
+    context.close()
