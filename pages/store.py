@@ -183,11 +183,12 @@ def weigh(value, limit: int = 2_000_000, known: dict | None = None) -> Weight:
     objects (no recursion beyond one level per nested long sequence).
 
     A long list, tuple or dict (a 20,000-level tree's 40,000 steps or its growth record: some
-    300,000 objects, a second to walk, on every store) is weighed from a sample: the items not weighed yet are marked seen,
-    each sampled one is weighed in turn, and the others are taken to weigh the mean of the
-    sample, leaving out its few heaviest items when over 10 times its median (the first item to
-    reach a part all items share, such as the tree's data, carries it). Being seen, no other path
-    to them (a sampled item's own walk included) counts them again.
+    300,000 objects, a second to walk, on every store) is weighed from a sample: the items not
+    weighed yet are marked seen, each sampled one is weighed in turn, and the others are taken
+    to weigh the mean of the sample, leaving out its few heaviest items when over 10 times its
+    median (the first item to reach a part all items share, such as the tree's data, carries
+    it). Being seen, no other path to them (a sampled item's own walk included) counts them
+    again.
 
     `known` (id -> (value, Weight)): values weighed already, such as the store's other entries:
     met inside `value`, one is not walked again; its weight joins as buffers shared with it."""
