@@ -268,60 +268,7 @@ def test_sorted_order_is_a_stable_sorts_order(values, repeat):
     assert np.array_equal(candidates.sorted_order(values), np.argsort(values, kind="stable"))
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_partitioning_a_level_keeps_every_childs_rows_and_sorted_orders(data):
-    # kernels.partition_in_place reorders each split node's segment so that its children's
-    # positions are consecutive (branch order, each keeping its order) and every attribute's
-    # sorted order follows; a segment already in branch order (a chain's cut at an end) and an
-    # order already in branch order are left as they are. Checked against a stable sort by branch.
-    from dtlearn import kernels
-    sizes = data.draw(st.lists(st.integers(1, 12), min_size=1, max_size=4))
-    n, A = sum(sizes), 2
-    starts = np.cumsum([0] + sizes[:-1]).astype(np.int64)
-    ends = starts + np.array(sizes)
-    split = np.array(data.draw(st.lists(st.booleans(), min_size=len(sizes), max_size=len(sizes))))
-    n_children = np.where(split, 2, 0).astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
-    in_order = data.draw(st.booleans())  # the branches already in position order
-    branch = np.full(n, -2, dtype=np.int32)
-    for i in np.flatnonzero(split):
-        drawn = data.draw(st.lists(st.integers(-1, 1), min_size=sizes[i], max_size=sizes[i]))
-        branch[starts[i]:ends[i]] = sorted(drawn, key=lambda b: b if b >= 0 else 2) if in_order else drawn
-    rows = np.arange(n, dtype=np.int32)[::-1].copy()
-    w, cls = np.linspace(0.5, 1.5, n), (np.arange(n) % 3).astype(np.int8)
-    order = np.empty((A, n), dtype=np.int32)
-    vals = np.empty((A, n))
-    for a in range(A):  # each node's positions sorted by a value (x, or another order)
-        value = np.arange(n, dtype=float) if a == 0 else np.array(data.draw(st.permutations(range(n))), float)
-        for s, e in zip(starts, ends):
-            order[a, s:e] = s + np.argsort(value[s:e], kind="stable")
-            vals[a, s:e] = value[order[a, s:e]]
-    before = (rows.copy(), w.copy(), cls.copy(), order.copy(), vals.copy())
-    child_starts, child_ends = np.zeros(int(n_children.sum()), np.int64), np.zeros(int(n_children.sum()), np.int64)
-    order_to, vals_to = order.copy(), vals.copy()  # the sorted orders go here (a non-split node's: left as they are)
-    kernels.partition_in_place(kernels.Level(starts, ends, rows, w, cls, np.zeros(0), order, vals),
-                               kernels.Splits(split, n_children, offsets), branch, child_starts, child_ends,
-                               order_to, vals_to, False)
-    order, vals = order_to, vals_to
-    for i, (s, e) in enumerate(zip(starts, ends)):
-        if not split[i]:
-            assert (rows[s:e] == before[0][s:e]).all() and (order[:, s:e] == before[3][:, s:e]).all()
-            continue
-        key = np.where(branch[s:e] < 0, 2, branch[s:e])
-        moved = s + np.argsort(key, kind="stable")  # the old position now at each new position
-        new_of = np.empty(e - s, dtype=np.int64)
-        new_of[moved - s] = np.arange(s, e)
-        for name, now, old in zip(("rows", "w", "cls"), (rows, w, cls), before[:3]):
-            assert (now[s:e] == old[moved]).all(), name
-        for b in (0, 1):
-            assert child_starts[offsets[i] + b] == s + (key < b).sum()
-            assert child_ends[offsets[i] + b] == s + (key <= b).sum()
-        for a in range(A):
-            old_order = before[3][a, s:e]
-            expected = new_of[old_order - s][np.argsort(key[old_order - s], kind="stable")]
-            assert (order[a, s:e] == expected).all()
-            assert (vals[a, s:e] == before[4][a, s:e][np.argsort(key[old_order - s], kind="stable")]).all()
+# (the level partition: tests/test_level_partition.py)
 
 
 @settings(max_examples=200, deadline=None)

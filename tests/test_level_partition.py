@@ -1,8 +1,8 @@
 """kernels.partition_in_place against a stable sort by branch, for splits of two to four
 children (two children with every row placed take a loop of their own; wider splits and
-splits with rows nothing could place, branch -1, take the general one), the sorted orders
-written one row over in an array of a row more than the attributes, either way
-(`engine_plan.Level.sorted_store`)."""
+splits with rows nothing could place, branch -1, take the general one; segments already in
+branch order among them), the sorted orders written one row over in an array of a row more
+than the attributes, either way (`engine_plan.Level.sorted_store`)."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -23,11 +23,12 @@ def test_every_width_of_split_keeps_each_childs_rows_and_sorted_orders(data):
     n_children = np.where(split, width, 0).astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     unknown = data.draw(st.booleans())  # some rows nothing could place
+    in_order = data.draw(st.booleans())  # a segment already in branch order (a chain's cut at an end)
     branch = np.full(n, -2, dtype=np.int32)
     for i in np.flatnonzero(split):
         low = -1 if unknown else 0
-        branch[starts[i]:ends[i]] = data.draw(st.lists(st.integers(low, width[i] - 1), min_size=sizes[i],
-                                                       max_size=sizes[i]))
+        drawn = data.draw(st.lists(st.integers(low, width[i] - 1), min_size=sizes[i], max_size=sizes[i]))
+        branch[starts[i]:ends[i]] = sorted(drawn, key=lambda b: b if b >= 0 else width[i]) if in_order else drawn
     rows = np.arange(n, dtype=np.int32)[::-1].copy()
     w, ypos = np.linspace(0.5, 1.5, n), np.linspace(-3.0, 7.0, n)
     cls = (np.arange(n) % 3).astype(np.int8)
