@@ -72,8 +72,7 @@ def trees_ui(comparison) -> None:
                     st.caption("Folded around its root to stay legible: the Tree page draws it whole.")
                 numeric = [a for a, kind in comparison.data.kinds.items() if kind == "numeric"]
                 if not r.tree.settings.cuts_numbers and numeric:
-                    st.caption(f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
-                               f"{'gets' if len(numeric) == 1 else 'get'} one branch per value.")
+                    st.caption(wording.id3_numbers(numeric))
 
 
 v = view()

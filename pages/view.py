@@ -17,7 +17,7 @@ from dtlearn.data import Dataset
 from dtlearn.formatting import label
 from dtlearn.settings import CRITERION_NAMES
 from dtlearn.shorten import shown
-from pages import pruning_view, router
+from pages import pruning_view, router, wording
 from pages.cached import grow, prepared, raw_dataset, source_title
 from pages.session import Choices, projector, pruning_choice
 from pages.wording import algorithm_title, md, rows
@@ -83,7 +83,5 @@ def warn_id3_numbers(v: View) -> None:
     numeric = [a for a, k in v.data.kinds.items() if k == "numeric"]
     if not v.settings.cuts_numbers and numeric:
         st.warning(
-            f"ID3 treats each distinct number as a category: {', '.join(md(a) for a in numeric)} "
-            f"{'gets' if len(numeric) == 1 else 'get'} one branch per value. Choose C4.5 or CART for thresholds "
-            "such as `x <= 2.45`."
+            f"{wording.id3_numbers(numeric)} Choose C4.5 or CART for thresholds such as `x <= 2.45`."
         )

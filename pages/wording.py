@@ -42,6 +42,13 @@ def plain(value) -> str:
     return f"&#{ord(text[0])};{text[1:]}" if text in _OBJECT_KEYS else text
 
 
+def id3_numbers(numeric: list) -> str:
+    """What ID3 does with numeric attributes, naming them (escaped)."""
+    verb = "gets" if len(numeric) == 1 else "get"
+    names = ", ".join(md(a) for a in numeric)
+    return f"ID3 treats each distinct number as a category: {names} {verb} one branch per value."
+
+
 def algorithm_title(algorithm: str) -> str:
     return ALGORITHM_TITLES.get(algorithm, algorithm.upper())
 
