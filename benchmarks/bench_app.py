@@ -234,7 +234,7 @@ new MutationObserver(() => {
 CHART = ('[data-testid="stPlotlyChart"] .main-svg, [data-testid="stVegaLiteChart"] canvas, svg.dtlearn-chart, '
          '[data-testid="stVegaLiteChart"] svg, img[alt^="chart"]')
 # (name, address, trees and charts the page draws); Pruning: CART's default, cost-complexity with
-# cross-validation (two charts: the alpha chart; the subtree sequence), and C4.5's pessimistic (none)
+# cross-validation (one chart: alpha and the subtree sequence), and C4.5's pessimistic (none)
 SLOW_PAGES = [(f"{page} {dataset}", f"/{page.split()[0].lower()}?dataset={dataset}&{query}", trees, charts)
               for dataset in ("iris", "glass", "tennis")
               for page, query, trees, charts in (
