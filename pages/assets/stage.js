@@ -372,7 +372,7 @@ function draw(host, image, data, box) {
 // The box is measured again when the window or the column changes size: the observers are the
 // stage's own (one set per stage element), and read the data of its latest run (a run's data
 // captured by an older observer drew with an old drawing's size).
-function update(host) {
+function update(host, report = true) {
   const {data, setStateValue} = host.__stage;
   const image = host.querySelector("img");
   const box = measure(host, image, data.mode);
@@ -388,7 +388,7 @@ function update(host) {
     box[1] > known[1] + 2 * (data.slack || 0) + 3 * STEP;
   const said = host.__reported;
   // a stage that shares its box with another (Compare's four) leaves saying it to that one
-  if (moved && data.reports !== false && !(said && said[0] === box[0] && said[1] === box[1] && said[2] === data.src)) {
+  if (report && moved && data.reports !== false && !(said && said[0] === box[0] && said[1] === box[1] && said[2] === data.src)) {
     host.__reported = [box[0], box[1], data.src];
     setStateValue("box", box);
   }
@@ -408,15 +408,19 @@ export default function (component) {
   showLegend(host.querySelector(".dtlearn-legend"), data.legend || []);
   image.alt = data.alt || "decision tree";
   if (image.getAttribute("src") !== data.src) image.setAttribute("src", data.src);
-  update(host);
+  // drawn at once, its box said once the layout has held still for 150 ms: a projector's sidebar
+  // closing as the page first draws would otherwise be measured mid-way, and said twice (two runs)
+  update(host, false);
   if (!host.__observer) {
     let timer = null;
     const later = () => { clearTimeout(timer); timer = setTimeout(() => host.isConnected && update(host), 150); };
+    host.__later = later;
     host.__observer = new ResizeObserver(later);
     host.__observer.observe(host.parentElement);
     window.addEventListener("resize", later);
     host.__forget = () => { host.__observer.disconnect(); window.removeEventListener("resize", later); };
   }
+  host.__later();
   return () => {
     if (host.isConnected) return;  // a new run's data for the same stage: it keeps its observers
     host.__forget();
