@@ -286,14 +286,19 @@ def _all_partitions(present: np.ndarray, n_values: int) -> np.ndarray:
 
 
 def data_value_below(column: np.ndarray, cut: float) -> float:
-    """The largest training value <= cut (J48 writes its thresholds this way).
+    """The largest training value <= cut (J48 writes its thresholds this way)."""
+    return float(data_values_below(column, np.array([cut]))[0])
+
+
+def data_values_below(column: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """`data_value_below` of each of `cuts` (a cut below every value stays as it is).
 
     The column's known values are sorted once and kept while the column lives: a tree on a
     million rows asks this for each of its thousands of cuts, and a scan of the column each
     time was most of its growing time."""
     values = _known_sorted(column)
-    at = int(np.searchsorted(values, cut, side="right"))
-    return float(values[at - 1]) if at else cut
+    at = np.searchsorted(values, cuts, side="right")
+    return np.where(at > 0, values[np.maximum(at - 1, 0)], cuts) if len(values) else np.asarray(cuts, dtype=float)
 
 
 _KNOWN_SORTED: dict[int, tuple] = {}  # id(column) -> (weak reference to it, its known values ascending)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import budget, kernels
-from .candidates import data_value_below
+from .candidates import data_value_below, data_values_below
 from .conditions import ThresholdTest
-from .engine_grown import Grown
+from .engine_grown import Cuts, Grown
 from .engine_plan import Level, Plan, empty_level, root_level, subtree_level
 from .engine_score import decide, score_level
 from .routing import surrogate_branches
@@ -33,7 +33,7 @@ def grow(encoded, settings) -> Grown:
 def _grow_all(plan: Plan, level: Level, record_leaves: bool = False) -> Grown:
     """Level after level until no node splits, within the caller's budget (dtlearn.budget);
     progress is the share of rows already settled in leaves. `record_leaves`: keep each row's leaf."""
-    grown = Grown()
+    grown = Grown(attributes=tuple(plan.encoded.attributes))
     if record_leaves:
         grown.leaf_of_row = np.full(plan.encoded.n_rows, -1, dtype=np.int32)
     rows = max(int(level.ends.sum() - level.starts.sum()), 1)
@@ -75,38 +75,21 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     L = level.size
     base = grown.size
     d = decide(plan, level)
-    stats, shown, stop, bests, winner, choice = d.stats, d.shown, d.stop, d.bests, d.winner, d.choice
+    stats, shown, stop, bests, winner = d.stats, d.shown, d.stop, d.bests, d.winner
     split = stop < 0
     quoted = np.flatnonzero((winner >= 0) & ~split)  # the number a min_gain leaf's reason quotes
     grown.leaf_numbers.update(zip((quoted + base).tolist(), bests.gain[quoted, winner[quoted]].tolist()))
-    tests, n_children = {}, np.zeros(L, dtype=np.int64)
     at = np.flatnonzero(split)
     js = winner[at]
     _check_size(plan, grown.size + L, at, js, d.blocks)
-    attributes, threshold_at_data_value = encoded.attributes, s.threshold_at_data_value
-    tied = choice.tied[at]
-    n_tied = tied.sum(axis=1)
-    tied_columns, tied_from = np.nonzero(tied)[1].tolist(), np.concatenate([[0], np.cumsum(n_tied)]).tolist()
-    numbers = zip(bests.score[at, js].tolist(), bests.gain[at, js].tolist(), choice.average_gain[at].tolist(),
-                  bests.ties[at, js].tolist(), n_tied.tolist(), tied_from, bests.index[at, js].tolist(),
-                  d.thresholds[at, js].tolist())
     blocks = d.blocks if d.blocks or d.blocks.by_attribute else None  # (most levels: every cut compiled)
-    for i, j, (score, gain, average, ties, n_tied_i, first_tied, index, midpoint) in zip(at.tolist(), js.tolist(),
-                                                                                       numbers):
-        block = blocks[(i, j)] if blocks is not None and (i, j) in blocks else None  # scored in Python
-        if j in plan.threshold:
-            if block is not None:
-                midpoint = float(block.thresholds[index])
-            cut = data_value_below(encoded.numeric(attributes[j]), midpoint) if threshold_at_data_value else midpoint
-            test = ThresholdTest(attributes[j], cut)
-            grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
-        else:
-            test = block.test(index) if block is not None else plan.multiway_test(j)
-        tests[i] = test
+    compiled_cut = plan.compiled_cut[js]
+    cuts = _cuts(plan, d, base, at[compiled_cut], js[compiled_cut], grown)
+    tests = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
+    n_children = np.zeros(L, dtype=np.int64)
+    n_children[at[compiled_cut]] = 2
+    for i, test in tests.items():
         n_children[i] = test.n_branches
-        grown.tests[base + i] = test
-        group = tuple(tied_columns[first_tied:first_tied + n_tied_i]) if n_tied_i > 1 else (j,)
-        grown.numbers[base + i] = (score, gain, average, test.kind, group, ties)
     first_child = np.full(L, -1, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(n_children)])[:-1]
     first_child[split] = base + L + offsets[split]
@@ -119,13 +102,11 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
             grown.medians[base + i] = weighted_median(level.ypos[a:b], level.w[a:b])
     if not split.any():
         return empty_level(plan, level)
-    branch = _branches(plan, level, split, tests, winner)
+    branch = _branches(plan, level, split, cuts, tests, winner)
     fractions, known = _fractions(level, split, n_children, offsets, branch)
-    shares = fractions.tolist()
-    for i in np.flatnonzero(split).tolist():
-        grown.fractions[base + i] = tuple(shares[offsets[i]:offsets[i] + n_children[i]])
+    grown.share.append(fractions)  # (the next level's nodes)
     if s.missing_values == "surrogate":
-        _surrogates(plan, level, split, tests, branch, known, offsets, grown, base)
+        _surrogates(plan, level, split, winner, branch, known, offsets, grown, base)
     kids, splits = int(n_children.sum()), kernels.Splits(split, n_children, offsets)
     A = len(level.order)
     shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
@@ -158,6 +139,47 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
                   _unit=None if shared else level.unit)
 
 
+def _cuts(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown) -> tuple:
+    """The nodes at `at` split by attribute js's compiled cut, kept as arrays (`engine_grown.Cuts`);
+    returns (at, the cuts as written) for routing."""
+    bests, choice = d.bests, d.choice
+    midpoints = d.thresholds[at, js]
+    thresholds = midpoints
+    if plan.settings.threshold_at_data_value:  # J48 writes the largest training value at or below it
+        thresholds = midpoints.copy()
+        for j in np.unique(js).tolist():
+            on = js == j
+            thresholds[on] = data_values_below(plan.encoded.numeric(plan.encoded.attributes[j]), midpoints[on])
+    grown.cuts.append(Cuts(at + base, js, thresholds, midpoints, bests.score[at, js], bests.gain[at, js],
+                           choice.average_gain[at], bests.ties[at, js].astype(np.int64),
+                           np.packbits(choice.tied[at], axis=1)))
+    return at, thresholds
+
+
+def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> dict:
+    """The tests of the nodes at `at` split otherwise than by a compiled cut (one branch per
+    value, a subset, a cut scored in Python), made and kept whole; node in the level -> test."""
+    encoded, bests, choice = plan.encoded, d.bests, d.choice
+    tests = {}
+    for i, j in zip(at.tolist(), js.tolist()):
+        index = int(bests.index[i, j])
+        block = blocks[(i, j)] if blocks is not None and (i, j) in blocks else None  # scored in Python
+        if j in plan.threshold:  # (its block's: a criterion no compiled scan ranks by)
+            midpoint = float(block.thresholds[index])
+            column = encoded.numeric(encoded.attributes[j])
+            cut = data_value_below(column, midpoint) if plan.settings.threshold_at_data_value else midpoint
+            test = ThresholdTest(encoded.attributes[j], cut)
+            grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
+        else:
+            test = block.test(index) if block is not None else plan.multiway_test(j)
+        tests[i] = grown.tests[base + i] = test
+        tied = np.flatnonzero(choice.tied[i])
+        group = tuple(tied.tolist()) if len(tied) > 1 else (j,)
+        grown.numbers[base + i] = (float(bests.score[i, j]), float(bests.gain[i, j]), float(choice.average_gain[i]),
+                                   test.kind, group, int(bests.ties[i, j]))
+    return tests
+
+
 def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
     """Refuse (dtlearn.budget) a level whose children would pass the budget, before they or
     their tests are made; name the widest split, the usual cause (ID3 on a column of thousands
@@ -165,7 +187,8 @@ def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: d
     if budget.current() is None or not len(at):
         return
     widths = np.full(len(at), 2, dtype=np.int64)  # a cut or a subset: two branches
-    for k, (i, j) in enumerate(zip(at.tolist(), js.tolist())):
+    for k in np.flatnonzero(~plan.compiled_cut[js]).tolist():
+        i, j = int(at[k]), int(js[k])
         if (i, j) in blocks:
             block = blocks[(i, j)]
             widths[k] = len(block.values) if block.kind == "multiway" else 2
@@ -199,14 +222,18 @@ def _any_unknown(level: Level, split, branch) -> bool:
     return kernels.any_unknown(level.buffers, split, branch)
 
 
-def _branches(plan: Plan, level: Level, split: np.ndarray, tests: dict, winner) -> np.ndarray:
+def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, tests: dict, winner) -> np.ndarray:
     """The branch of every position of the split nodes (-1: unknown; -2: not split), by routing's
-    rule for a test (`kernels.routing`)."""
+    rule for a test (`kernels.routing`). `cuts`: (nodes, cuts) split by a compiled cut."""
     L = level.size
     branch = np.full(len(level.rows), -2, dtype=np.int32)
     numeric = np.zeros(L, dtype=bool)
     t_attribute = np.full(L, -1, dtype=np.int64)
     t_threshold = np.zeros(L)
+    at, thresholds = cuts
+    numeric[at] = True
+    t_attribute[at] = plan.threshold_row_of[winner[at]]
+    t_threshold[at] = thresholds
     c_attribute = np.full(L, -1, dtype=np.int64)
     map_start = np.zeros(L, dtype=np.int64)
     maps: list[np.ndarray] = []
@@ -245,7 +272,7 @@ def _fractions(level: Level, split, n_children, offsets, branch):
         return np.where(totals > 0, weight / np.where(totals > 0, totals, 1.0), 0.0), weight
 
 
-def _surrogates(plan: Plan, level: Level, split, tests, branch, known, offsets, grown: Grown, base: int):
+def _surrogates(plan: Plan, level: Level, split, winner, branch, known, offsets, grown: Grown, base: int):
     """CART: rows missing the primary value follow the first surrogate that can place them,
     else the side with more known weight; on a tie they stay at the node (rpart)."""
     encoded, s = plan.encoded, plan.settings
@@ -265,8 +292,8 @@ def _surrogates(plan: Plan, level: Level, split, tests, branch, known, offsets, 
             continue
         rows = level.rows[a:b].astype(np.int64)
         sorted_values = SortedValues(names, level.order, level.vals, int(a), int(b))
-        found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], tests[i].attribute, s.max_surrogates,
-                                sorted_values)
+        found = find_surrogates(encoded, rows, level.w[a:b], branch[a:b], encoded.attributes[winner[i]],
+                                s.max_surrogates, sorted_values)
         grown.surrogates[base + i] = found
         placed = branch[a:b].copy()
         for surrogate in found:

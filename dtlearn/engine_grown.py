@@ -9,35 +9,71 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .conditions import ThresholdTest
+
+_CUT_FIELDS = ("node", "attribute", "threshold", "midpoint", "score", "gain", "average", "ties", "tied")
+
+
+@dataclass(eq=False)
+class Cuts:
+    """The nodes split by a compiled cut, as arrays: a fit of many rows splits most of its
+    nodes this way, and a test object and a tuple of numbers per node cost more to make than
+    growing the node did. `Grown.test` and `Grown.numbers_of` make them when read."""
+
+    node: np.ndarray  # node index
+    attribute: np.ndarray  # column index
+    threshold: np.ndarray  # the cut as written (J48: the largest data value at or below the midpoint)
+    midpoint: np.ndarray  # the midpoint the cut was scored at
+    score: np.ndarray
+    gain: np.ndarray
+    average: np.ndarray  # the average gain the 1993 book's C4.5 compares with
+    ties: np.ndarray  # the attribute's candidates tied with the cut
+    tied: np.ndarray  # (n, bytes) the attributes tied with the cut's, a bit each (`np.packbits`)
+
+    @classmethod
+    def joined(cls, parts: list) -> "Cuts":
+        if not parts:
+            empty = [np.zeros(0, dtype=np.int64 if name in ("node", "attribute", "ties") else float)
+                     for name in _CUT_FIELDS[:-1]]
+            return cls(*empty, np.zeros((0, 0), dtype=np.uint8))
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _CUT_FIELDS))
+
 
 @dataclass(eq=False)
 class Grown:
     """Every node in the order it was made; a node's children are consecutive."""
 
+    attributes: tuple = ()  # the column names (a cut's test names its attribute)
     parent: list = field(default_factory=list)  # per level: (L,) parent's index (-1: the root)
     branch: list = field(default_factory=list)  # (L,) branch index under the parent
     depth: list = field(default_factory=list)
     stats: list = field(default_factory=list)  # (L, k) class weights, or (L, 3) moments
     stop: list = field(default_factory=list)  # (L,) -1: split, else the rule's code (stops.RULES)
     first_child: list = field(default_factory=list)  # (L,) index of the first child (splits)
-    tests: dict = field(default_factory=dict)  # node index -> test
-    numbers: dict = field(default_factory=dict)  # node index -> (score, gain, average, kind, tied, ties)
-    fractions: dict = field(default_factory=dict)  # node index -> branch shares of the known weight
+    share: list = field(default_factory=list)  # (L,) each node's share of its parent's known weight
+    cuts: list = field(default_factory=list)  # per level: `Cuts`; one `Cuts` after `finish`
+    tests: dict = field(default_factory=dict)  # node index -> test of any other split (and cuts' once read)
+    numbers: dict = field(default_factory=dict)  # the same -> (score, gain, average, kind, tied, ties)
     surrogates: dict = field(default_factory=dict)  # node index -> surrogates found (CART)
     majority: dict = field(default_factory=dict)  # node index -> where unplaceable rows went (CART)
     medians: dict = field(default_factory=dict)  # node index -> the leaf's median (regression)
     leaf_numbers: dict = field(default_factory=dict)  # node index -> the best gain, for a leaf's reason
-    midpoints: dict = field(default_factory=dict)  # node index -> the cut's midpoint (before J48 moves it)
+    midpoints: dict = field(default_factory=dict)  # node index -> a Python-scored cut's midpoint
     size: int = 0
     # each training row's leaf (node index), when every row took one path (no missing value);
     # else None. Pessimistic pruning reads it instead of routing every row down the tree again
     leaf_of_row: np.ndarray | None = None  # int32: 4 bytes a row
+    _cut_of: np.ndarray | None = None  # node index -> its row of `cuts` (-1: none)
 
     def finish(self) -> None:
         for name in ("parent", "branch", "depth", "stop", "first_child"):
             parts = getattr(self, name)
             setattr(self, name, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
         self.stats = np.concatenate(self.stats) if self.stats else np.zeros((0, 0))
+        self.share = np.concatenate(self.share) if self.share else np.zeros(0)
+        self.cuts = Cuts.joined(self.cuts)
+        self._cut_of = np.full(self.size, -1, dtype=np.int64)
+        self._cut_of[self.cuts.node] = np.arange(len(self.cuts.node))
         if self.leaf_of_row is not None and (self.leaf_of_row < 0).any():
             self.leaf_of_row = None
 
@@ -49,4 +85,34 @@ class Grown:
         self.stats.append(stats)
         self.stop.append(stop)
         self.first_child.append(first_child)
+        if not self.share:  # the first level: no parent to share
+            self.share.append(np.ones(level.size))
         self.size += level.size
+
+    def test(self, t: int):
+        """The test node t splits by."""
+        test = self.tests.get(t)
+        if test is None:
+            k = int(self._cut_of[t])
+            test = self.tests[t] = ThresholdTest(self.attributes[int(self.cuts.attribute[k])],
+                                                 float(self.cuts.threshold[k]))
+        return test
+
+    def numbers_of(self, t: int) -> tuple:
+        """(score, gain, average gain, kind, attributes tied, candidates tied) of split node t."""
+        if t in self.numbers:
+            return self.numbers[t]
+        k, c = int(self._cut_of[t]), self.cuts
+        tied = tuple(np.flatnonzero(np.unpackbits(c.tied[k], count=len(self.attributes))).tolist())
+        return (float(c.score[k]), float(c.gain[k]), float(c.average[k]), "threshold",
+                tied if len(tied) > 1 else (int(c.attribute[k]),), int(c.ties[k]))
+
+    def midpoint(self, t: int) -> float | None:
+        """The midpoint split node t's cut was scored at (None: not a cut)."""
+        k = int(self._cut_of[t])
+        return float(self.cuts.midpoint[k]) if k >= 0 else self.midpoints.get(t)
+
+    def fractions(self, t: int, n_children: int) -> tuple:
+        """Split node t's branches' shares of its known weight (C4.5's r~_v)."""
+        first = int(self.first_child[t])
+        return tuple(self.share[first:first + n_children].tolist())

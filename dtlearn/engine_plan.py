@@ -95,6 +95,11 @@ class Plan:
         self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"
                         and subset_scan.fits(encoded, settings, attributes[j])]
         self.one_by_one = [j for j in self.python if j not in self.batched]
+        # per attribute: cut by a compiled scan (`engine_grown.Cuts`), and its row of the sorted orders
+        self.compiled_cut = np.array([k == "threshold" and j not in self.python for j, k in enumerate(kinds)],
+                                     dtype=bool)
+        self.threshold_row_of = np.full(len(attributes), -1, dtype=np.int64)
+        self.threshold_row_of[self.threshold] = np.arange(len(self.threshold))
 
     def multiway_test(self, j: int) -> MultiwayTest:
         """Attribute j's one-branch-per-value test, one object for every node that makes it (its

@@ -122,7 +122,7 @@ class Record:
     def _make(self, t: int, position: int) -> Step:
         grown, ids = self.grown, self.ids
         parent = int(grown.parent[t])
-        test_above = grown.tests[parent] if parent >= 0 else None
+        test_above = grown.test(parent) if parent >= 0 else None
         common = self._node(t)
         common.update(number=position + 1, node_id=int(ids[t]), parent_id=int(ids[parent]) if parent >= 0 else None,
                       branch=test_above.branch_labels[int(grown.branch[t])] if test_above is not None else None,
@@ -133,14 +133,15 @@ class Record:
                 value = grown.medians[t]
                 common.update(value=value, prediction=label(round(value, 4)))
             return Step(action=LEAF, stop=STOPS[stop], reason=self._leaf_reason(stop, t, common), **common)
-        test = grown.tests[t]
+        test, numbers = grown.test(t), grown.numbers_of(t)
         first = int(grown.first_child[t])
         children = range(first, first + int(self.n_children[t]))
         return Step(action=SPLIT, reason=self._split_reason(t, test), test=test,
                     child_ids=tuple(int(ids[c]) for c in children),
                     child_weights=tuple(tuple(grown.stats[c].tolist()) for c in children),
-                    branch_fractions=grown.fractions[t], found_surrogates=grown.surrogates.get(t),
-                    majority_branch=grown.majority.get(t, -1), score=grown.numbers[t][0], gain=grown.numbers[t][1],
+                    branch_fractions=grown.fractions(t, int(self.n_children[t])),
+                    found_surrogates=grown.surrogates.get(t), majority_branch=grown.majority.get(t, -1),
+                    score=numbers[0], gain=numbers[1],
                     **common)
 
     def _node(self, t: int) -> dict:
@@ -156,11 +157,11 @@ class Record:
 
     def _split_reason(self, t: int, test) -> str:
         grown, settings = self.grown, self.settings
-        score, gain, average, kind, tied, ties = grown.numbers[t]
+        score, gain, average, kind, tied, ties = grown.numbers_of(t)
         what = f"{test.attribute} (one branch per value)" if test.kind == "multiway" else test.describe()
         text = f"Split on {what}: {explanation(settings, kind, score, average)}."
         if kind == "threshold" and settings.threshold_at_data_value:
-            midpoint = grown.midpoints.get(t)
+            midpoint = grown.midpoint(t)
             if midpoint is not None and midpoint != test.threshold:
                 text += (f" The cut is written as {label(test.threshold)}, the largest training value below "
                          f"the midpoint {label(midpoint)}, as C4.5 / J48 do; it separates the rows the same way.")
