@@ -307,3 +307,34 @@ def test_the_whole_weight_cut_loops_give_the_general_loops_numbers_bit_for_bit(d
         assert count == len(np.unique(values)) - 1
         for mine, theirs in zip(special[1:4], general[1:4]):  # rank, left_mass, cut_at
             assert mine[:count].tobytes() == theirs[:count].tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_unit_weight_regression_cuts_give_the_general_loops_numbers_bit_for_bit(data):
+    # cuts._regression_unit_cuts is `_regression_cuts` when every weight is 1, in two passes:
+    # each cut's rank, left weight and place must be the general loop's exactly (ties between
+    # cuts are decided on these numbers). Values with repeats, a segment inside the buffer,
+    # min_samples_leaf on and off.
+    from dtlearn.kernels import Scoring, criteria, cuts
+    n = data.draw(st.integers(2, 60))
+    s = data.draw(st.integers(0, 3))
+    values = np.sort(np.array(data.draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)), dtype=float))
+    targets = np.array(data.draw(st.lists(st.floats(-1e3, 1e3), min_size=n + s, max_size=n + s)))
+    order = s + np.array(data.draw(st.permutations(range(n))), dtype=np.int32)
+    vals = np.concatenate([np.zeros(s), values])
+    order = np.concatenate([np.zeros(s, dtype=np.int32), order])
+    min_leaf = float(data.draw(st.sampled_from([0, 1, 2, 5])))
+    scoring = Scoring(criteria.BY_GAIN, np.ones(1), False, 1, min_leaf, 0.0, 0.0, False, False, criteria.xlogx_table(0))
+    n_known, s_known = float(n), float(targets[order[s:]].sum())
+    general = cuts.Scratch(np.zeros(0), np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64), *[np.zeros(0)] * 3)
+    rank, left_mass, cut_at = np.zeros(n), np.zeros(n), np.zeros(n, dtype=np.int64)
+    counted = cuts._regression_cuts(vals, order, targets, np.ones(n + s), s, n + s, n_known, s_known, 1.0, True,
+                                    scoring, general)
+    fast = cuts._regression_unit_cuts(vals[None, :], order[None, :], 0, targets, s, n + s, n_known, s_known, 1.0, 0.0,
+                                      min_leaf, rank, left_mass, cut_at, np.zeros(n))
+    assert fast == counted
+    count = counted[0]
+    assert count == len(np.unique(values)) - 1
+    for mine, theirs in zip((rank, left_mass, cut_at), general[1:4]):
+        assert mine[:count].tobytes() == theirs[:count].tobytes()

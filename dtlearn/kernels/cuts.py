@@ -48,13 +48,21 @@ def _rule(size_left, size_right, rules_of_cut):
     (written out: a Python call per cut is slow; inlined into the scans). `rules_of_cut`:
     (min_leaf, min_branch, n_classes), numbers alone (`_cut_rules`)."""
     min_leaf, min_branch, n_classes = rules_of_cut
+    reason = _leaf_rule(size_left, size_right, min_leaf)
+    if reason == OK and min_branch > 0 and min(size_left, size_right) < \
+            _j48_min_split(size_left + size_right, min_branch, n_classes) - SIZE_TOLERANCE:
+        return SMALL_SIDE
+    return reason
+
+
+@njit(cache=True, inline="always")
+def _leaf_rule(size_left, size_right, min_leaf):
+    """`_rule` without J48's minimum (regression's cuts): a loop that calls no function runs in
+    vector instructions."""
     if size_left <= 0 or size_right <= 0:
         return NO_KNOWN if size_left + size_right <= 0 else ONE_BRANCH
     if min_leaf > 0 and min(size_left, size_right) < min_leaf - SIZE_TOLERANCE:
         return SMALL_LEAF
-    if min_branch > 0 and min(size_left, size_right) < \
-            _j48_min_split(size_left + size_right, min_branch, n_classes) - SIZE_TOLERANCE:
-        return SMALL_SIDE
     return OK
 
 
@@ -219,4 +227,34 @@ def _regression_cuts(va, oa, ypos, w, s, end, n_known, s_known, rho, unit, scori
         n_left += weight
         s_left += weight * ypos[oa[p]]
         previous = x
+    return count, worst
+
+
+@njit(cache=True, inline="always")
+def _regression_unit_cuts(vals, order, a, ypos, s, end, n_known, s_known, rho, tolerance, min_leaf, rank, left_mass,
+                          cut_at, sums_left_at):
+    """`_regression_cuts` of attribute a when every weight is 1: the same numbers, computed the
+    same way, in two passes as `_gini_whole_cuts` (the cuts' divisions, independent of each
+    other, then run several at once in vector instructions). Arrays alone as arguments, and
+    inlined: a structure's arrays, or a call, cost reference counts at every node and attribute,
+    more than a small node's cuts."""
+    base = ratio(s_known * s_known, n_known)
+    n_left, s_left, count = 0.0, 0.0, 0
+    previous = vals[a, s]
+    for p in range(s, end):
+        x = vals[a, p]
+        if _cut_before(p, s, previous, x, tolerance):
+            sums_left_at[count], left_mass[count], cut_at[count] = s_left, n_left, p
+            count += 1
+        n_left += 1.0
+        s_left += ypos[order[a, p]]
+        previous = x
+    worst = NONE_BROKEN
+    for k in range(count):
+        n_left, s_left = left_mass[k], sums_left_at[k]
+        n_right = n_known - n_left
+        reason = _leaf_rule(n_left, n_right, min_leaf)
+        value = squared_error_gain_of_cut(s_left, n_left, s_known - s_left, n_right, base, n_known, rho)
+        rank[k] = _ranked(value, reason)
+        worst = _worse(worst, reason)
     return count, worst

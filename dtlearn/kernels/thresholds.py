@@ -11,7 +11,8 @@ import numpy as np
 from ..jit import njit
 from ..rules import AVERAGE_TOLERANCE, NO_CORRECTED_GAIN, NO_KNOWN, OK, ONE_BRANCH, TIE
 from .criteria import BY_GINI, BY_RATIO, impurity, ratio, split_info_of_cut, threshold_correction
-from .cuts import NONE_BROKEN, Known, Scratch, _entropy_whole_cuts, _gini_whole_cuts, _regression_cuts, _scan_cuts
+from .cuts import (NONE_BROKEN, Known, Scratch, _entropy_whole_cuts, _gini_whole_cuts, _regression_cuts,
+                   _regression_unit_cuts, _scan_cuts)
 
 
 @njit(cache=True, nogil=True)
@@ -40,6 +41,9 @@ def scan_thresholds(level, active, unit, scoring, found):
                       np.empty(longest if gini_whole else 0))
     known = np.zeros(K)
     node_mass = np.zeros(K)
+    rank, cut_at, gains, left_mass = scratch.rank, scratch.cut_at, scratch.gains, scratch.left_mass
+    # the arrays out of their structures once: read in the loops, each costs a reference count
+    f_index, f_threshold, f_score, f_gain, f_reason, f_ok, f_ties = found
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
@@ -86,22 +90,23 @@ def scan_thresholds(level, active, unit, scoring, found):
             ratios = rank_by == BY_RATIO and scoring.by_ratio
             if ratios:
                 _by_ratio(count, scratch, n_known, n_all)
-            best = _settle(i, a, count, worst, scratch, vals, part.size, found)
+            best = _settle(i, a, count, worst, rank, cut_at, vals, part.size, f_index, f_threshold, f_reason, f_ok,
+                           f_ties)
             if best < 0:
                 continue
-            g = scratch.gains[best] if ratios else scratch.rank[best]
-            found.gain[i, a] = g
-            found.score[i, a] = scratch.rank[best]
+            g = gains[best] if ratios else rank[best]
+            f_gain[i, a] = g
+            f_score[i, a] = rank[best]
             if rank_by == BY_RATIO and not ratios:
                 if scoring.correction:
-                    g -= threshold_correction(found.ok[i, a], node_size)
-                found.gain[i, a] = g
-                found.score[i, a] = 0.0
+                    g -= threshold_correction(f_ok[i, a], node_size)
+                f_gain[i, a] = g
+                f_score[i, a] = 0.0
                 if g <= TIE:
-                    found.reason[i, a] = NO_CORRECTED_GAIN
-                    found.index[i, a] = -1
+                    f_reason[i, a] = NO_CORRECTED_GAIN
+                    f_index[i, a] = -1
                     continue
-                found.score[i, a] = ratio(g, split_info_of_cut(n_all, n_known, scratch.left_mass[best]))
+                f_score[i, a] = ratio(g, split_info_of_cut(n_all, n_known, left_mass[best]))
 
 
 @njit(cache=True)
@@ -131,44 +136,44 @@ def _by_ratio(count, scratch, n_known, n_all):
 
 
 @njit(cache=True, inline="always")
-def _settle(i, a, count, worst, scratch, vals, known_size, found):
+def _settle(i, a, count, worst, rank, cut_at, vals, known_size, index, threshold, reason, ok, ties):
     """Attribute a's competing cut at node i from its scored cuts (rank -inf: the cut breaks a
-    split rule, the most basic of which is `worst`); returns the cut's rank (-1: none)."""
-    rank = scratch.rank
+    split rule, the most basic of which is `worst`), written to `found`'s arrays (index ..
+    ties); returns the cut's rank (-1: none)."""
     n_ok = 0
     top = -np.inf
     for c in range(count):  # no branch on the ranks: they come in no order a predictor could learn
         r = rank[c]
         n_ok += r > -np.inf
         top = r if r > top else top
-    best, ties = -1, 0
+    best, tied_cuts = -1, 0
     if n_ok:
         cutoff = top - TIE  # above -inf: a cut that breaks a rule never ties
         for c in range(count - 1, -1, -1):  # backwards, so that the first tie is kept
             tied = rank[c] >= cutoff
-            ties += tied
+            tied_cuts += tied
             best = c if tied else best
-    found.ok[i, a] = n_ok
-    found.ties[i, a] = ties
-    found.index[i, a] = -1
-    found.threshold[i, a] = np.nan
+    ok[i, a] = n_ok
+    ties[i, a] = tied_cuts
+    index[i, a] = -1
+    threshold[i, a] = np.nan
     if best < 0:
         if known_size <= 0.0:
-            found.reason[i, a] = NO_KNOWN
+            reason[i, a] = NO_KNOWN
         elif count == 0 or worst == NONE_BROKEN:
-            found.reason[i, a] = ONE_BRANCH
+            reason[i, a] = ONE_BRANCH
         else:
-            found.reason[i, a] = worst
+            reason[i, a] = worst
         return -1
-    p = scratch.cut_at[best]
+    p = cut_at[best]
     below = vals[a, p - 1]
     above = vals[a, p]
     mid = below / 2 + above / 2
     if mid >= above or not math.isfinite(mid):
         mid = below
-    found.threshold[i, a] = mid
-    found.reason[i, a] = OK
-    found.index[i, a] = best
+    threshold[i, a] = mid
+    reason[i, a] = OK
+    index[i, a] = best
     return best
 
 
@@ -184,6 +189,9 @@ def scan_thresholds_regression(level, active, unit, scoring, found):
         longest = max(longest, ends[i] - starts[i])
     none = np.empty(0)
     scratch = Scratch(none, np.empty(longest), np.empty(longest), np.empty(longest, dtype=np.int64), none, none, none)
+    rank, left_mass, cut_at, sums_left_at = scratch.rank, scratch.left_mass, scratch.cut_at, np.empty(longest)
+    f_index, f_threshold, f_score, f_gain, f_reason, f_ok, f_ties = found  # (see `scan_thresholds`)
+    tolerance, min_leaf = scoring.tolerance, scoring.min_leaf
     for i in range(starts.shape[0]):
         if not active[i]:
             continue
@@ -208,8 +216,14 @@ def scan_thresholds_regression(level, active, unit, scoring, found):
                     n_known += weight
                     s_known += weight * ypos[q]
             n_all = n_known + max(node_size - n_known, 0.0)
-            count, worst = _regression_cuts(vals[a], order[a], ypos, w, s, end, n_known, s_known, ratio(n_known, n_all),
-                                            unit, scoring, scratch)
-            best = _settle(i, a, count, worst, scratch, vals, n_known, found)
-            found.score[i, a] = scratch.rank[best] if best >= 0 else 0.0
-            found.gain[i, a] = found.score[i, a]
+            rho = ratio(n_known, n_all)
+            if unit:
+                count, worst = _regression_unit_cuts(vals, order, a, ypos, s, end, n_known, s_known, rho, tolerance,
+                                                     min_leaf, rank, left_mass, cut_at, sums_left_at)
+            else:
+                count, worst = _regression_cuts(vals[a], order[a], ypos, w, s, end, n_known, s_known, rho, unit,
+                                                scoring, scratch)
+            best = _settle(i, a, count, worst, rank, cut_at, vals, n_known, f_index, f_threshold, f_reason, f_ok,
+                           f_ties)
+            f_score[i, a] = rank[best] if best >= 0 else 0.0
+            f_gain[i, a] = f_score[i, a]
