@@ -1,8 +1,8 @@
 """The stage: a tree drawn as large as the screen allows, and never smaller than the back row reads.
 
 The browser measures the box the tree may take (pages/assets/stage.js: the column's width; on a
-projector the height left from the stage's top to the bottom of the first screen, elsewhere most
-of a screen) and reports it; `fitted` then draws the most of the tree whose smallest text is at
+projector, and on a screen with room, the height left from the stage's top to the bottom of the
+first screen, elsewhere most of a screen) and reports it; `fitted` then draws the most of the tree whose smallest text is at
 least MIN_TEXT_PX on screen at the scale that fits the box: the whole tree when it can, else the
 current node's neighbourhood, a few levels fewer each time (dtlearn.export.neighbourhood), the
 rest folded into counted boxes. The same code that paints the tree installs the clicker's keys
@@ -185,8 +185,9 @@ def _valid(value) -> bool:
 
 
 def mode() -> str:
-    """'fill': the tree takes the rest of the first screen (projector); 'screen': most of a screen."""
-    return "fill" if session.projector() else "screen"
+    """'fill': the tree takes the rest of the first screen (projector); 'rest': the same where that
+    is a good share of the screen, else most of a screen (stage.js)."""
+    return "fill" if session.projector() else "rest"
 
 
 def show(name: str, shown: Fitted, reserve: float | None = None, scale: float | None = None,

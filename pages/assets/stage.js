@@ -320,21 +320,26 @@ function installViewer() {
 
 // --- the stage -------------------------------------------------------------------------------
 // The box the tree may take: the column's width, and in "fill" mode (projector) the height from
-// the stage's top to the bottom of the screen (page at its top), in "screen" mode most of a
-// screen. The server chose what to draw for the box it was last told (data.box); a box that
-// differs is reported, and the server draws again for it.
+// the stage's top to the bottom of the screen (page at its top); in "rest" mode (another screen)
+// that height too when it is at least REST of the screen (a large screen: the tree in view with
+// the buttons that step it), else most of a screen, as in "screen" mode (Compare's rows, each
+// scrolled to). The server chose what to draw for the box it was last told (data.box); a box
+// that differs is reported, and the server draws again for it.
 const MARGIN = 12;
 const STEP = 8;  // px: boxes are rounded to this, and differences below 3 steps are not reported
+const REST = 0.4;
 
 function measure(host, image, mode) {
   const main = scroller();
   const width = Math.floor(host.parentElement.getBoundingClientRect().width);
   let height;
-  if (mode === "fill") {  // from the drawing's top (under the legend) to the bottom of the first screen
+  const most = Math.max(Math.round(innerHeight * 0.8), 300);
+  if (mode === "fill" || mode === "rest") {  // from the drawing's top (under the legend) to the bottom of the first screen
     const top = image.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop;
-    height = Math.max(main.clientHeight - top - MARGIN, 160);
+    const rest = main.clientHeight - top - MARGIN;
+    height = mode === "fill" ? Math.max(rest, 160) : rest >= REST * main.clientHeight ? rest : most;
   } else {
-    height = Math.max(Math.round(innerHeight * 0.8), 300);
+    height = most;
   }
   return [Math.floor(width / STEP) * STEP, Math.floor(height / STEP) * STEP];
 }

@@ -194,3 +194,20 @@ def test_a_first_visit_on_the_classrooms_screen_runs_the_page_once(browser, app_
     for tree in page.evaluate(TREES):  # fitted to the box it is in, legible
         assert tree["box"][0] >= 0 and tree["box"][2] <= width and tree["smallest"] >= 14 - 1e-6, tree
     context.close()
+
+
+def test_on_a_large_screen_the_step_pages_tree_is_whole_with_its_buttons(browser, app_url):
+    """Not in projector mode, on a 1920x1080 screen: the tree takes the rest of the first screen
+    (before: most of a screen, 61 px of PlayTennis's below the fold), so that it and the button
+    that steps it are seen together; its text still at least 14 px."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    for dataset, algorithm, k in (("tennis", "id3", 3), ("tennis", "id3", 8), ("iris", "cart", 9)):
+        page.goto(f"{app_url}/step?dataset={dataset}&algo={algorithm}&step={k}")
+        page.get_by_text(re.compile(rf"^Step {k} of \d+")).first.wait_for(timeout=30_000)
+        settled(page)
+        (tree,) = page.evaluate(TREES)
+        assert inside(tree["box"], 1920, 1080) and tree["smallest"] >= 14 - 1e-6, (dataset, k, tree)
+        button = page.get_by_role("button", name="Next step").bounding_box()
+        assert button["y"] >= 0 and tree["box"][1] > button["y"], "the button above the tree, both in view"
+    context.close()
