@@ -24,10 +24,11 @@ from pages import drawing, session
 from pages.drawing import PX_PER_PT, Drawing
 
 # px: the box until the browser has said (AppTest; a first visit): a full-width stage's on a 1280x720
-# screen, the sidebar open, most of a screen high (SLACK less); in projector mode the sidebar is
-# closed, and a stage that fills the screen has the height left under the shortest page heading. A
-# browser that measures such a box need not say it (stage.js), so a first visit on the classroom's
-# projector runs the page once; on another screen it runs again for the box said, as before.
+# screen, the sidebar open, most of a screen high (SLACK less); in projector mode the page's margins
+# are narrower (projector.css), and a stage that fills the screen has the height left under the
+# shortest page heading. A browser that measures such a box need not say it (stage.js), so a first
+# visit on the classroom's projector runs the page once; on another screen it runs again for the
+# box said, as before.
 DEFAULT_BOX = (816, 496)
 PROJECTOR_WIDTH, FILL_HEIGHT = 928, 416
 ASSETS = Path(__file__).parent / "assets"  # the stage's style and scripts, as the browser reads them
