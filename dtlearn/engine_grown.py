@@ -93,7 +93,7 @@ class Grown:
         """The test node t splits by."""
         test = self.tests.get(t)
         if test is None:
-            k = int(self._cut_of[t])
+            k = self._cut_row(t)
             test = self.tests[t] = ThresholdTest(self.attributes[int(self.cuts.attribute[k])],
                                                  float(self.cuts.threshold[k]))
         return test
@@ -102,7 +102,7 @@ class Grown:
         """(score, gain, average gain, kind, attributes tied, candidates tied) of split node t."""
         if t in self.numbers:
             return self.numbers[t]
-        k, c = int(self._cut_of[t]), self.cuts
+        k, c = self._cut_row(t), self.cuts
         tied = tuple(np.flatnonzero(np.unpackbits(c.tied[k], count=len(self.attributes))).tolist())
         return (float(c.score[k]), float(c.gain[k]), float(c.average[k]), "threshold",
                 tied if len(tied) > 1 else (int(c.attribute[k]),), int(c.ties[k]))
@@ -111,6 +111,12 @@ class Grown:
         """The midpoint split node t's cut was scored at (None: not a cut)."""
         k = int(self._cut_of[t])
         return float(self.cuts.midpoint[k]) if k >= 0 else self.midpoints.get(t)
+
+    def _cut_row(self, t: int) -> int:
+        k = int(self._cut_of[t])
+        if k < 0:
+            raise KeyError(f"node {t} is not split by a cut")
+        return k
 
     def fractions(self, t: int, n_children: int) -> tuple:
         """Split node t's branches' shares of its known weight (C4.5's r~_v)."""

@@ -123,3 +123,6 @@ def test_the_fitted_tree_keeps_no_row_in_its_record():
     assert all(len(getattr(grown.cuts, name)) == splits for name in ("node", "attribute", "threshold", "score"))
     root = tree.steps[0]
     assert grown.tests[0] is root.test and (root.test.attribute, root.test.threshold) == ("petal_length", 2.45)
+    leaf = int(np.flatnonzero(grown.stop >= 0)[0])
+    with pytest.raises(KeyError):
+        grown.test(leaf)  # a leaf has no test (not the last cut's, read from row -1)
