@@ -85,7 +85,7 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     blocks = d.blocks if d.blocks or d.blocks.by_attribute else None  # (most levels: every cut compiled)
     compiled_cut = plan.compiled_cut[js]
     cuts = _cuts(plan, d, base, at[compiled_cut], js[compiled_cut], grown)
-    tests = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
+    tests, per_value = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
     n_children = np.zeros(L, dtype=np.int64)
     n_children[at[compiled_cut]] = 2
     for i, test in tests.items():
@@ -102,7 +102,7 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
             grown.medians[base + i] = weighted_median(level.ypos[a:b], level.w[a:b])
     if not split.any():
         return empty_level(plan, level)
-    branch = _branches(plan, level, split, cuts, tests, winner)
+    branch = _branches(plan, level, split, cuts, per_value, tests, winner)
     fractions, known = _fractions(level, split, n_children, offsets, branch)
     grown.share.append(fractions)  # (the next level's nodes)
     if s.missing_values == "surrogate":
@@ -156,28 +156,34 @@ def _cuts(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown
     return at, thresholds
 
 
-def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> dict:
+def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> tuple:
     """The tests of the nodes at `at` split otherwise than by a compiled cut (one branch per
-    value, a subset, a cut scored in Python), made and kept whole; node in the level -> test."""
+    value, a subset, a cut scored in Python), made and kept whole. Returns (node in the level ->
+    test, the nodes whose test is their attribute's one branch per value, shared by the level)."""
     encoded, bests, choice = plan.encoded, d.bests, d.choice
-    tests = {}
-    for i, j in zip(at.tolist(), js.tolist()):
-        index = int(bests.index[i, j])
+    tests, per_value = {}, []
+    tied = choice.tied[at]
+    n_tied = tied.sum(axis=1)
+    tied_columns, tied_from = np.nonzero(tied)[1].tolist(), np.concatenate([[0], np.cumsum(n_tied)]).tolist()
+    numbers = zip(bests.index[at, js].tolist(), bests.score[at, js].tolist(), bests.gain[at, js].tolist(),
+                  choice.average_gain[at].tolist(), bests.ties[at, js].tolist(), n_tied.tolist(), tied_from)
+    for i, j, (index, score, gain, average, ties, n, first) in zip(at.tolist(), js.tolist(), numbers):
         block = blocks[(i, j)] if blocks is not None and (i, j) in blocks else None  # scored in Python
-        if j in plan.threshold:  # (its block's: a criterion no compiled scan ranks by)
+        if j in plan.threshold_row:  # (its block's: a criterion no compiled scan ranks by)
             midpoint = float(block.thresholds[index])
             column = encoded.numeric(encoded.attributes[j])
             cut = data_value_below(column, midpoint) if plan.settings.threshold_at_data_value else midpoint
             test = ThresholdTest(encoded.attributes[j], cut)
             grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
+        elif block is not None:
+            test = block.test(index)
         else:
-            test = block.test(index) if block is not None else plan.multiway_test(j)
+            test = plan.multiway_test(j)
+            per_value.append(i)
         tests[i] = grown.tests[base + i] = test
-        tied = np.flatnonzero(choice.tied[i])
-        group = tuple(tied.tolist()) if len(tied) > 1 else (j,)
-        grown.numbers[base + i] = (float(bests.score[i, j]), float(bests.gain[i, j]), float(choice.average_gain[i]),
-                                   test.kind, group, int(bests.ties[i, j]))
-    return tests
+        group = tuple(tied_columns[first:first + n]) if n > 1 else (j,)
+        grown.numbers[base + i] = (score, gain, average, test.kind, group, ties)
+    return tests, np.array(per_value, dtype=np.int64)
 
 
 def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
@@ -222,9 +228,12 @@ def _any_unknown(level: Level, split, branch) -> bool:
     return kernels.any_unknown(level.buffers, split, branch)
 
 
-def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, tests: dict, winner) -> np.ndarray:
+def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, per_value: np.ndarray, tests: dict,
+              winner) -> np.ndarray:
     """The branch of every position of the split nodes (-1: unknown; -2: not split), by routing's
-    rule for a test (`kernels.routing`). `cuts`: (nodes, cuts) split by a compiled cut."""
+    rule for a test (`kernels.routing`). `cuts`: (nodes, cuts) split by a compiled cut;
+    `per_value`: the nodes split by their attribute's one branch per value; `tests`: every
+    other node's test."""
     L = level.size
     branch = np.full(len(level.rows), -2, dtype=np.int32)
     numeric = np.zeros(L, dtype=bool)
@@ -239,7 +248,23 @@ def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, tests: d
     maps: list[np.ndarray] = []
     placed: dict = {}  # id of a map -> its start in `maps`: the nodes sharing an attribute's test share its map
     offset = 0
+
+    def place(lookup: np.ndarray) -> int:
+        nonlocal offset
+        if id(lookup) not in placed:
+            placed[id(lookup)] = offset + 1
+            maps.append(lookup)
+            offset += len(lookup)
+        return placed[id(lookup)]
+
+    js = winner[per_value]
+    c_attribute[per_value] = plan.code_row_of[js]
+    for j in np.unique(js).tolist():
+        map_start[per_value[js == j]] = place(plan.code_map(j, plan.multiway_test(j)))
+    done = set(per_value.tolist())
     for i, test in tests.items():
+        if i in done:
+            continue
         j = int(winner[i])
         if isinstance(test, ThresholdTest):
             numeric[i] = True
@@ -247,12 +272,7 @@ def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, tests: d
             t_threshold[i] = test.threshold
         else:
             c_attribute[i] = plan.code_row[j]
-            lookup = plan.code_map(j, test)
-            if id(lookup) not in placed:
-                placed[id(lookup)] = offset + 1
-                maps.append(lookup)
-                offset += len(lookup)
-            map_start[i] = placed[id(lookup)]
+            map_start[i] = place(plan.code_map(j, test))
     if numeric.any():
         kernels.threshold_branches(level.buffers, split & numeric, t_attribute, t_threshold, branch)
     if (split & ~numeric).any():

@@ -87,7 +87,12 @@ def score_level(plan: Plan, level: Level, active: np.ndarray, node_size: np.ndar
     if plan.threshold and plan.scanned:
         scan = kernels.scan_thresholds_regression if encoded.is_regression else kernels.scan_thresholds
         scan(level.buffers, active, level.unit, plan.scoring, found)
-    if T == A and plan.scanned:
+    if plan.multiway and plan.scanned:
+        by_value = kernels.Found.empty(L, len(plan.multiway), ONE_BRANCH)
+        kernels.scan_multiway(level.buffers, active, plan.multiway_blocked(level), plan.mw_codes, plan.n_values,
+                              plan.scoring, by_value)
+    if (T == A or len(plan.multiway) == A) and plan.scanned:  # one scan scores every attribute: its table itself
+        found = found if T == A else by_value
         index, thresholds, score, gain, reason, ties = (found.index, found.threshold, found.score, found.gain,
                                                         found.reason, found.ties)
     else:
@@ -98,11 +103,8 @@ def score_level(plan: Plan, level: Level, active: np.ndarray, node_size: np.ndar
         thresholds = np.full((L, A), np.nan)
         _place(plan.threshold, found, index, score, gain, reason, ties)
         thresholds[:, plan.threshold] = found.threshold
-    if plan.multiway and plan.scanned:
-        found = kernels.Found.empty(L, len(plan.multiway), ONE_BRANCH)
-        kernels.scan_multiway(level.buffers, active, plan.multiway_blocked(level), plan.mw_codes, plan.n_values,
-                              plan.scoring, found)
-        _place(plan.multiway, found, index, score, gain, reason, ties)
+        if plan.multiway and plan.scanned:
+            _place(plan.multiway, by_value, index, score, gain, reason, ties)
     blocks = _Blocks()
     if plan.batched:
         nodes = np.flatnonzero(active)
