@@ -85,9 +85,10 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     blocks = d.blocks if d.blocks or d.blocks.by_attribute else None  # (most levels: every cut compiled)
     compiled_cut = plan.compiled_cut[js]
     cuts = _cuts(plan, d, base, at[compiled_cut], js[compiled_cut], grown)
-    tests, per_value = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
+    per_value, tests = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
     n_children = np.zeros(L, dtype=np.int64)
     n_children[at[compiled_cut]] = 2
+    n_children[per_value] = plan.n_values_of[winner[per_value]]
     for i, test in tests.items():
         n_children[i] = test.n_branches
     first_child = np.full(L, -1, dtype=np.int64)
@@ -158,8 +159,9 @@ def _cuts(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown
 
 def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> tuple:
     """The tests of the nodes at `at` split otherwise than by a compiled cut (one branch per
-    value, a subset, a cut scored in Python), made and kept whole. Returns (node in the level ->
-    test, the nodes whose test is their attribute's one branch per value, shared by the level)."""
+    value, a subset, a cut scored in Python), made and kept whole. Returns the nodes (in the level)
+    split by their attribute's one branch per value (a test shared by the level), and every other
+    node's test (node -> test)."""
     encoded, bests, choice = plan.encoded, d.bests, d.choice
     tests, per_value = {}, []
     tied = choice.tied[at]
@@ -173,17 +175,17 @@ def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, block
             midpoint = float(block.thresholds[index])
             column = encoded.numeric(encoded.attributes[j])
             cut = data_value_below(column, midpoint) if plan.settings.threshold_at_data_value else midpoint
-            test = ThresholdTest(encoded.attributes[j], cut)
+            test = tests[i] = ThresholdTest(encoded.attributes[j], cut)
             grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
         elif block is not None:
-            test = block.test(index)
+            test = tests[i] = block.test(index)
         else:
             test = plan.multiway_test(j)
             per_value.append(i)
-        tests[i] = grown.tests[base + i] = test
+        grown.tests[base + i] = test
         group = tuple(tied_columns[first:first + n]) if n > 1 else (j,)
         grown.numbers[base + i] = (score, gain, average, test.kind, group, ties)
-    return tests, np.array(per_value, dtype=np.int64)
+    return np.array(per_value, dtype=np.int64), tests
 
 
 def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
@@ -261,10 +263,7 @@ def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, per_valu
     c_attribute[per_value] = plan.code_row_of[js]
     for j in np.unique(js).tolist():
         map_start[per_value[js == j]] = place(plan.code_map(j, plan.multiway_test(j)))
-    done = set(per_value.tolist())
     for i, test in tests.items():
-        if i in done:
-            continue
         j = int(winner[i])
         if isinstance(test, ThresholdTest):
             numeric[i] = True

@@ -102,6 +102,8 @@ class Plan:
         self.threshold_row_of[self.threshold] = np.arange(len(self.threshold))
         self.code_row_of = np.full(len(attributes), -1, dtype=np.int64)  # and its column of `codes`
         self.code_row_of[self.categorical] = np.arange(len(self.categorical))
+        self.n_values_of = np.zeros(len(attributes), dtype=np.int64)  # a multiway attribute's branches
+        self.n_values_of[self.multiway] = self.n_values
 
     def multiway_test(self, j: int) -> MultiwayTest:
         """Attribute j's one-branch-per-value test, one object for every node that makes it (its
