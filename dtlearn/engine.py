@@ -124,7 +124,7 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
         store, shift = level.sorted_store, 1 - level.shift
         buffers = [level.rows, level.w, level.cls, level.ypos]
         kernels.partition_in_place(level.buffers, splits, branch, starts, ends, store[0][shift:shift + A],
-                                   store[1][shift:shift + A], shift == 1)
+                                   store[1][shift:shift + A], shift == 1, level.unit, plan.partition_scratch(level))
     buffers += [store[0][shift:shift + A], store[1][shift:shift + A]]
     of_child = np.repeat(np.arange(L), n_children)  # each child's parent in this level
     parent = of_child + base

@@ -89,6 +89,7 @@ class Plan:
         self.blocks_reuse = np.array([encoded.kind(a) == "categorical" or settings.numeric_split == "multiway"
                                       for a in attributes], dtype=bool)
         self._multiway_tests: dict = {}
+        self._scratch: tuple | None = None  # `partition_scratch`
         self._code_maps: dict = {}
         # scored in Python: subsets for a whole level at once where `subset_scan` applies, else node by node
         batched = subset_scan.applies(encoded, settings)
@@ -121,6 +122,15 @@ class Plan:
         if j not in self._code_maps:
             self._code_maps[j] = code_map(test, self.encoded.categories(test.attribute))
         return self._code_maps[j]
+
+    def partition_scratch(self, level: Level) -> tuple:
+        """`kernels.partition_in_place`'s buffers for `level`'s, made once and kept while as long."""
+        n = len(level.rows)
+        kept = self._scratch
+        if kept is None or len(kept[0]) < n or kept[2].dtype != level.cls.dtype:
+            kept = self._scratch = (np.empty(n, dtype=np.int64), np.empty(n, dtype=level.rows.dtype),
+                                    np.empty(n, dtype=level.cls.dtype), np.empty(n), np.empty(n))
+        return kept
 
     def multiway_blocked(self, level: Level) -> np.ndarray:
         """(L, multiway attributes): those a node of `level` may not test again (ID3's used ones),

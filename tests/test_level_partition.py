@@ -30,7 +30,8 @@ def test_every_width_of_split_keeps_each_childs_rows_and_sorted_orders(data):
         drawn = data.draw(st.lists(st.integers(low, width[i] - 1), min_size=sizes[i], max_size=sizes[i]))
         branch[starts[i]:ends[i]] = sorted(drawn, key=lambda b: b if b >= 0 else width[i]) if in_order else drawn
     rows = np.arange(n, dtype=np.int32)[::-1].copy()
-    w, ypos = np.linspace(0.5, 1.5, n), np.linspace(-3.0, 7.0, n)
+    unit = data.draw(st.booleans())  # every weight 1: w is left as it is, and still reads right
+    w, ypos = np.ones(n) if unit else np.linspace(0.5, 1.5, n), np.linspace(-3.0, 7.0, n)
     cls = (np.arange(n) % 3).astype(np.int8)
     shift = data.draw(st.integers(0, 1))  # the level's orders in rows shift.., the next level's in rows 1 - shift..
     store = np.full((A + 1, n), -1, dtype=np.int32), np.full((A + 1, n), np.nan)
@@ -46,7 +47,9 @@ def test_every_width_of_split_keeps_each_childs_rows_and_sorted_orders(data):
     to = 1 - shift
     kernels.partition_in_place(kernels.Level(starts, ends, rows, w, cls, ypos, order, vals),
                                kernels.Splits(split, n_children, offsets), branch, child_starts, child_ends,
-                               store[0][to:to + A], store[1][to:to + A], to == 1)
+                               store[0][to:to + A], store[1][to:to + A], to == 1, unit,
+                               (np.empty(n, np.int64), np.empty(n, np.int32), np.empty(n, np.int8), np.empty(n),
+                                np.empty(n)))
     order, vals = store[0][to:to + A], store[1][to:to + A]
     for i, (s, e) in enumerate(zip(starts, ends)):
         if not split[i]:  # its rows stay; its sorted orders are no longer read (a leaf)

@@ -123,7 +123,7 @@ def code_branches(level, split, attribute, map_start, maps, codes, out):
 
 
 @njit(cache=True, nogil=True)
-def partition_in_place(level, splits, branch, child_starts, child_ends, order_to, vals_to, descending):
+def partition_in_place(level, splits, branch, child_starts, child_ends, order_to, vals_to, descending, unit, scratch):
     """Each split node's segment reordered in place so that its children's positions are
     consecutive, in branch order, each keeping its positions' order; positions of branch -1
     (rows nothing could place) go last, to no child. Every attribute's sorted order (and its
@@ -131,16 +131,14 @@ def partition_in_place(level, splits, branch, child_starts, child_ends, order_to
     no copy back. The two may be rows of one array one attribute apart (`engine_plan.Level`):
     the attributes are then taken in the order in which a row is read before it is written
     (`descending`: `order_to[a]` is `order[a + 1]`). A non-split node's segment of `order_to`
-    is left as it is. Every array keeps its size: the next level reads sub-segments."""
+    is left as it is. Every array keeps its size: the next level reads sub-segments. `unit`: every
+    weight is 1 (w is left as it is). `scratch`: (moved, rows, cls, w, ypos) buffers at least as long
+    as the level's (`engine_plan.Plan.partition_scratch`: made once a fit, not a level: fresh memory
+    costs a page fault every 4 kB)."""
     starts, ends, rows, w, cls, ypos, order, vals = level
     split, n_children, first_child = splits
-    n = rows.shape[0]
     # each position's child (high half) and new position (low half): one gather a place of `order`
-    moved = np.empty(n, dtype=np.int64)
-    buffer_i = np.empty(n, dtype=rows.dtype)
-    buffer_c = np.empty(n, dtype=cls.dtype)
-    buffer_f = np.empty(n)
-    buffer_y = np.empty(n)
+    moved, buffer_i, buffer_c, buffer_f, buffer_y = scratch
     most = 1
     for i in range(starts.shape[0]):
         if split[i]:
@@ -181,14 +179,16 @@ def partition_in_place(level, splits, branch, child_starts, child_ends, order_to
             if not in_place:
                 buffer_i[t] = rows[q]
                 buffer_c[t] = cls[q]
-                buffer_f[t] = w[q]
+                if not unit:
+                    buffer_f[t] = w[q]
                 if regression:
                     buffer_y[t] = ypos[q]
         if not in_place:
             for t in range(s, e):
                 rows[t] = buffer_i[t]
                 cls[t] = buffer_c[t]
-                w[t] = buffer_f[t]
+                if not unit:
+                    w[t] = buffer_f[t]
                 if regression:
                     ypos[t] = buffer_y[t]
         two = B == 2 and bound[2] == e  # two children, every position placed: the fills in registers
