@@ -110,7 +110,7 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
         _surrogates(plan, level, split, winner, branch, known, offsets, grown, base)
     kids, splits = int(n_children.sum()), kernels.Splits(split, n_children, offsets)
     A = len(level.order)
-    shared = s.missing_values != "surrogate" and _any_unknown(level, split, branch)
+    shared = s.missing_values != "surrogate" and _any_unknown(plan, level, split, branch)
     if shared:  # rows go down several branches: the next level gets buffers of its own
         grown.leaf_of_row = None
         budget.check_bytes(_shared_bytes(level, split, n_children, offsets, fractions, branch),
@@ -226,8 +226,9 @@ def _shared_bytes(level: Level, split, n_children, offsets, fractions, branch) -
     return rows * per_row
 
 
-def _any_unknown(level: Level, split, branch) -> bool:
-    return kernels.any_unknown(level.buffers, split, branch)
+def _any_unknown(plan: Plan, level: Level, split, branch) -> bool:
+    """Whether a row of a split node has no branch (its value missing); none without missing values."""
+    return not plan.encoded.complete and kernels.any_unknown(level.buffers, split, branch)
 
 
 def _branches(plan: Plan, level: Level, split: np.ndarray, cuts: tuple, per_value: np.ndarray, tests: dict,
@@ -302,7 +303,7 @@ def _surrogates(plan: Plan, level: Level, split, winner, branch, known, offsets,
     left, right = known[offsets[at]], known[offsets[at] + 1]
     majorities = np.where(left > right, 0, np.where(left < right, 1, -1))
     grown.majority.update(zip((base + at).tolist(), majorities.tolist()))
-    if not _any_unknown(level, split, branch):
+    if not _any_unknown(plan, level, split, branch):
         return
     for i, majority in zip(at.tolist(), majorities.tolist()):
         a, b = level.starts[i], level.ends[i]
