@@ -211,3 +211,29 @@ def test_on_a_large_screen_the_step_pages_tree_is_whole_with_its_buttons(browser
         button = page.get_by_role("button", name="Next step").bounding_box()
         assert button["y"] >= 0 and tree["box"][1] > button["y"], "the button above the tree, both in view"
     context.close()
+
+
+@pytest.mark.parametrize("name", SCREENS)
+def test_a_projected_pages_first_line_stays_clear_of_streamlits_menu(browser, app_url, name):
+    """Projector mode makes the header transparent and the top compact, so the page's first line
+    shares its height with Streamlit's menu button (top right): it must wrap before the button
+    (before: Compare's title on glass ran under it at 125 %)."""
+    context, page, width, height = screen(browser, name)
+    for path in ("/compare?dataset=glass&algo=c45", "/step?dataset=tennis&algo=id3&step=3",
+                 "/pruning?dataset=iris&algo=cart&prune_method=pessimistic"):
+        page.goto(app_url + path + "&projector=1")
+        page.locator('img[alt="decision tree"]').first.wait_for(timeout=120_000)
+        settled(page)
+        menu = page.evaluate(BOX, '[data-testid="stMainMenu"]')
+        first = page.evaluate("""() => {
+          const block = document.querySelector('[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"]');
+          const line = [...block.children].find((child) => child.innerText.trim());  // the first thing written
+          const range = document.createRange();
+          range.selectNodeContents(line);
+          return [...range.getClientRects()].filter((r) => r.width > 0).map((r) => [r.left, r.top, r.right, r.bottom]);
+        }""")
+        assert menu and first, (path, menu, first)
+        for left, top, right, bottom in first:  # every box of the first line's text
+            apart = right <= menu[0] or left >= menu[2] or bottom <= menu[1] or top >= menu[3]
+            assert apart, (path, (left, top, right, bottom), menu)
+    context.close()
