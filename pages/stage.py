@@ -2,11 +2,12 @@
 
 The browser measures the box the tree may take (pages/assets/stage.js: the column's width; on a
 projector, and on a screen with room, the height left from the stage's top to the bottom of the
-first screen, elsewhere most of a screen) and reports it; `fitted` then draws the most of the tree whose smallest text is at
-least MIN_TEXT_PX on screen at the scale that fits the box: the whole tree when it can, else the
-current node's neighbourhood, a few levels fewer each time (dtlearn.export.neighbourhood), the
-rest folded into counted boxes. The same code that paints the tree installs the clicker's keys
-and the full-screen viewer, so a key pressed the moment a tree appears is never lost.
+first screen, elsewhere most of a screen) and reports it; `fitted` then draws the most of the
+tree whose smallest text is at least MIN_TEXT_PX on screen at the scale that fits the box: the
+whole tree when it can, else the current node's neighbourhood, a few levels fewer each time
+(dtlearn.export.neighbourhood), the rest folded into counted boxes. The same code that paints
+the tree installs the clicker's keys and the full-screen viewer, so a key pressed the moment a
+tree appears is never lost.
 """
 
 from __future__ import annotations
