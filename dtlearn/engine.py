@@ -17,7 +17,7 @@ import numpy as np
 from . import budget, kernels
 from .candidates import data_value_below, data_values_below
 from .conditions import ThresholdTest
-from .engine_grown import Cuts, Grown
+from .engine_grown import Grown, Scanned
 from .engine_plan import Level, Plan, empty_level, root_level, subtree_level
 from .engine_score import decide, score_level
 from .routing import surrogate_branches
@@ -82,10 +82,11 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
     at = np.flatnonzero(split)
     js = winner[at]
     _check_size(plan, grown.size + L, at, js, d.blocks)
-    blocks = d.blocks if d.blocks or d.blocks.by_attribute else None  # (most levels: every cut compiled)
-    compiled_cut = plan.compiled_cut[js]
+    compiled_cut, by_value = plan.compiled_cut[js], plan.per_value[js]
     cuts = _cuts(plan, d, base, at[compiled_cut], js[compiled_cut], grown)
-    per_value, tests = _other_tests(plan, d, base, at[~compiled_cut], js[~compiled_cut], blocks, grown)
+    per_value = _per_value(plan, d, base, at[by_value], js[by_value], grown)
+    odd = ~(compiled_cut | by_value)
+    tests = _other_tests(plan, d, base, at[odd], js[odd], d.blocks, grown)
     n_children = np.zeros(L, dtype=np.int64)
     n_children[at[compiled_cut]] = 2
     n_children[per_value] = plan.n_values_of[winner[per_value]]
@@ -141,9 +142,8 @@ def _grow_level(plan: Plan, level: Level, grown: Grown) -> Level:
 
 
 def _cuts(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown) -> tuple:
-    """The nodes at `at` split by attribute js's compiled cut, kept as arrays (`engine_grown.Cuts`);
+    """The nodes at `at` split by attribute js's compiled cut, kept as arrays (`engine_grown.Scanned`);
     returns (at, the cuts as written) for routing."""
-    bests, choice = d.bests, d.choice
     midpoints = d.thresholds[at, js]
     thresholds = midpoints
     if plan.settings.threshold_at_data_value:  # J48 writes the largest training value at or below it
@@ -151,41 +151,49 @@ def _cuts(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown
         for j in np.unique(js).tolist():
             on = js == j
             thresholds[on] = data_values_below(plan.encoded.numeric(plan.encoded.attributes[j]), midpoints[on])
-    grown.cuts.append(Cuts(at + base, js, thresholds, midpoints, bests.score[at, js], bests.gain[at, js],
-                           choice.average_gain[at], bests.ties[at, js].astype(np.int64),
-                           np.packbits(choice.tied[at], axis=1)))
+    grown.scanned.append(_scanned(d, base, at, js, thresholds, midpoints))
     return at, thresholds
 
 
-def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> tuple:
-    """The tests of the nodes at `at` split otherwise than by a compiled cut (one branch per
-    value, a subset, a cut scored in Python), made and kept whole. Returns the nodes (in the level)
-    split by their attribute's one branch per value (a test shared by the level), and every other
-    node's test (node -> test)."""
+def _per_value(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, grown: Grown) -> np.ndarray:
+    """The nodes at `at` split one branch per value of attribute js (the multiway scan's), kept
+    as arrays; their attribute's test is one for the whole tree (`Plan.multiway_test`)."""
+    grown.value_tests.update((j, plan.multiway_test(j)) for j in np.unique(js).tolist())
+    nothing = np.full(len(at), np.nan)  # (no cut)
+    grown.scanned.append(_scanned(d, base, at, js, nothing, nothing))
+    return at
+
+
+def _scanned(d, base: int, at: np.ndarray, js: np.ndarray, thresholds, midpoints) -> Scanned:
+    bests, choice = d.bests, d.choice
+    return Scanned(at + base, js, thresholds, midpoints, bests.score[at, js], bests.gain[at, js],
+                   choice.average_gain[at], bests.ties[at, js].astype(np.int64), np.packbits(choice.tied[at], axis=1))
+
+
+def _other_tests(plan: Plan, d, base: int, at: np.ndarray, js: np.ndarray, blocks, grown: Grown) -> dict:
+    """The tests of the nodes at `at`, split by a candidate scored in Python (a subset, a cut, one
+    branch per value), made and kept whole: node in the level -> test."""
     encoded, bests, choice = plan.encoded, d.bests, d.choice
-    tests, per_value = {}, []
+    tests = {}
     tied = choice.tied[at]
     n_tied = tied.sum(axis=1)
     tied_columns, tied_from = np.nonzero(tied)[1].tolist(), np.concatenate([[0], np.cumsum(n_tied)]).tolist()
     numbers = zip(bests.index[at, js].tolist(), bests.score[at, js].tolist(), bests.gain[at, js].tolist(),
                   choice.average_gain[at].tolist(), bests.ties[at, js].tolist(), n_tied.tolist(), tied_from)
     for i, j, (index, score, gain, average, ties, n, first) in zip(at.tolist(), js.tolist(), numbers):
-        block = blocks[(i, j)] if blocks is not None and (i, j) in blocks else None  # scored in Python
-        if j in plan.threshold_row:  # (its block's: a criterion no compiled scan ranks by)
+        block = blocks[(i, j)]
+        if j in plan.threshold_row:  # (a criterion no compiled scan ranks by)
             midpoint = float(block.thresholds[index])
             column = encoded.numeric(encoded.attributes[j])
             cut = data_value_below(column, midpoint) if plan.settings.threshold_at_data_value else midpoint
-            test = tests[i] = ThresholdTest(encoded.attributes[j], cut)
+            test = ThresholdTest(encoded.attributes[j], cut)
             grown.midpoints[base + i] = midpoint  # (the cut is scored at it; J48 writes it as `cut`)
-        elif block is not None:
-            test = tests[i] = block.test(index)
         else:
-            test = plan.multiway_test(j)
-            per_value.append(i)
-        grown.tests[base + i] = test
+            test = block.test(index)
+        tests[i] = grown.tests[base + i] = test
         group = tuple(tied_columns[first:first + n]) if n > 1 else (j,)
         grown.numbers[base + i] = (score, gain, average, test.kind, group, ties)
-    return np.array(per_value, dtype=np.int64), tests
+    return tests
 
 
 def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: dict) -> None:
@@ -194,14 +202,10 @@ def _check_size(plan: Plan, made: int, at: np.ndarray, js: np.ndarray, blocks: d
     of values). `made`: the nodes so far, this level's included."""
     if budget.current() is None or not len(at):
         return
-    widths = np.full(len(at), 2, dtype=np.int64)  # a cut or a subset: two branches
-    for k in np.flatnonzero(~plan.compiled_cut[js]).tolist():
-        i, j = int(at[k]), int(js[k])
-        if (i, j) in blocks:
-            block = blocks[(i, j)]
-            widths[k] = len(block.values) if block.kind == "multiway" else 2
-        elif j not in plan.threshold_row:
-            widths[k] = len(plan.encoded.categories(plan.encoded.attributes[j]))
+    widths = np.where(plan.per_value[js], plan.n_values_of[js], 2)  # a cut or a subset: two branches
+    for k in np.flatnonzero(~(plan.compiled_cut[js] | plan.per_value[js])).tolist():  # scored in Python
+        block = blocks[(int(at[k]), int(js[k]))]
+        widths[k] = len(block.values) if block.kind == "multiway" else 2
     nodes = made + int(widths.sum())
     widest = int(np.argmax(widths))
     advice = budget.GROWING

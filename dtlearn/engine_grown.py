@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,15 +16,16 @@ _CUT_FIELDS = ("node", "attribute", "threshold", "midpoint", "score", "gain", "a
 
 
 @dataclass(eq=False)
-class Cuts:
-    """The nodes split by a compiled cut, as arrays: a fit of many rows splits most of its
-    nodes this way, and a test object and a tuple of numbers per node cost more to make than
-    growing the node did. `Grown.test` and `Grown.numbers_of` make them when read."""
+class Scanned:
+    """The nodes split by a compiled scan's candidate (a cut, or one branch per value), as
+    arrays: a fit of many rows splits most of its nodes this way, and a test object and a tuple
+    of numbers per node cost more to make than growing the node did. `Grown.test` and
+    `Grown.numbers_of` make them when read."""
 
     node: np.ndarray  # node index
     attribute: np.ndarray  # column index
-    threshold: np.ndarray  # the cut as written (J48: the largest data value at or below the midpoint)
-    midpoint: np.ndarray  # the midpoint the cut was scored at
+    threshold: np.ndarray  # the cut as written (J48: the largest data value at or below the midpoint); NaN: by value
+    midpoint: np.ndarray  # the midpoint the cut was scored at (NaN: one branch per value)
     score: np.ndarray
     gain: np.ndarray
     average: np.ndarray  # the average gain the 1993 book's C4.5 compares with
@@ -31,7 +33,7 @@ class Cuts:
     tied: np.ndarray  # (n, bytes) the attributes tied with the cut's, a bit each (`np.packbits`)
 
     @classmethod
-    def joined(cls, parts: list) -> "Cuts":
+    def joined(cls, parts: list) -> "Scanned":
         if not parts:
             empty = [np.zeros(0, dtype=np.int64 if name in ("node", "attribute", "ties") else float)
                      for name in _CUT_FIELDS[:-1]]
@@ -51,7 +53,8 @@ class Grown:
     stop: list = field(default_factory=list)  # (L,) -1: split, else the rule's code (stops.RULES)
     first_child: list = field(default_factory=list)  # (L,) index of the first child (splits)
     share: list = field(default_factory=list)  # (L,) each node's share of its parent's known weight
-    cuts: list = field(default_factory=list)  # per level: `Cuts`; one `Cuts` after `finish`
+    scanned: list = field(default_factory=list)  # per level: `Scanned`; one `Scanned` after `finish`
+    value_tests: dict = field(default_factory=dict)  # attribute index -> its one branch per value, shared
     tests: dict = field(default_factory=dict)  # node index -> test of any other split (and cuts' once read)
     numbers: dict = field(default_factory=dict)  # the same -> (score, gain, average, kind, tied, ties)
     surrogates: dict = field(default_factory=dict)  # node index -> surrogates found (CART)
@@ -63,7 +66,7 @@ class Grown:
     # each training row's leaf (node index), when every row took one path (no missing value);
     # else None. Pessimistic pruning reads it instead of routing every row down the tree again
     leaf_of_row: np.ndarray | None = None  # int32: 4 bytes a row
-    _cut_of: np.ndarray | None = None  # node index -> its row of `cuts` (-1: none)
+    _row_of: np.ndarray | None = None  # node index -> its row of `scanned` (-1: none)
 
     def finish(self) -> None:
         for name in ("parent", "branch", "depth", "stop", "first_child"):
@@ -71,9 +74,9 @@ class Grown:
             setattr(self, name, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
         self.stats = np.concatenate(self.stats) if self.stats else np.zeros((0, 0))
         self.share = np.concatenate(self.share) if self.share else np.zeros(0)
-        self.cuts = Cuts.joined(self.cuts)
-        self._cut_of = np.full(self.size, -1, dtype=np.int64)
-        self._cut_of[self.cuts.node] = np.arange(len(self.cuts.node))
+        self.scanned = Scanned.joined(self.scanned)
+        self._row_of = np.full(self.size, -1, dtype=np.int64)
+        self._row_of[self.scanned.node] = np.arange(len(self.scanned.node))
         if self.leaf_of_row is not None and (self.leaf_of_row < 0).any():
             self.leaf_of_row = None
 
@@ -93,29 +96,34 @@ class Grown:
         """The test node t splits by."""
         test = self.tests.get(t)
         if test is None:
-            k = self._cut_row(t)
-            test = self.tests[t] = ThresholdTest(self.attributes[int(self.cuts.attribute[k])],
-                                                 float(self.cuts.threshold[k]))
+            k, c = self._row(t), self.scanned
+            j, threshold = int(c.attribute[k]), float(c.threshold[k])
+            if math.isnan(threshold):
+                return self.value_tests[j]
+            test = self.tests[t] = ThresholdTest(self.attributes[j], threshold)
         return test
 
     def numbers_of(self, t: int) -> tuple:
         """(score, gain, average gain, kind, attributes tied, candidates tied) of split node t."""
         if t in self.numbers:
             return self.numbers[t]
-        k, c = self._cut_row(t), self.cuts
+        k, c = self._row(t), self.scanned
         tied = tuple(np.flatnonzero(np.unpackbits(c.tied[k], count=len(self.attributes))).tolist())
-        return (float(c.score[k]), float(c.gain[k]), float(c.average[k]), "threshold",
+        kind = "multiway" if math.isnan(c.threshold[k]) else "threshold"
+        return (float(c.score[k]), float(c.gain[k]), float(c.average[k]), kind,
                 tied if len(tied) > 1 else (int(c.attribute[k]),), int(c.ties[k]))
 
     def midpoint(self, t: int) -> float | None:
         """The midpoint split node t's cut was scored at (None: not a cut)."""
-        k = int(self._cut_of[t])
-        return float(self.cuts.midpoint[k]) if k >= 0 else self.midpoints.get(t)
+        k = int(self._row_of[t])
+        if k < 0 or math.isnan(self.scanned.midpoint[k]):
+            return self.midpoints.get(t)
+        return float(self.scanned.midpoint[k])
 
-    def _cut_row(self, t: int) -> int:
-        k = int(self._cut_of[t])
+    def _row(self, t: int) -> int:
+        k = int(self._row_of[t])
         if k < 0:
-            raise KeyError(f"node {t} is not split by a cut")
+            raise KeyError(f"node {t} is not split by a scanned candidate")
         return k
 
     def fractions(self, t: int, n_children: int) -> tuple:

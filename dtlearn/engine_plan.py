@@ -99,6 +99,8 @@ class Plan:
         # per attribute: cut by a compiled scan (`engine_grown.Cuts`), and its row of the sorted orders
         self.compiled_cut = np.array([k == "threshold" and j not in self.python for j, k in enumerate(kinds)],
                                      dtype=bool)
+        self.per_value = np.array([k == "multiway" and j not in self.python for j, k in enumerate(kinds)],
+                                  dtype=bool)  # and split one branch per value by the multiway scan
         self.threshold_row_of = np.full(len(attributes), -1, dtype=np.int64)
         self.threshold_row_of[self.threshold] = np.arange(len(self.threshold))
         self.code_row_of = np.full(len(attributes), -1, dtype=np.int64)  # and its column of `codes`

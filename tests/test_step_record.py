@@ -116,11 +116,11 @@ def test_the_fitted_tree_keeps_no_row_in_its_record():
     assert record.grown.leaf_of_row is None
     per_node = [value for value in vars(record.grown).values() if isinstance(value, np.ndarray)]
     assert per_node and all(len(array) == record.grown.size for array in per_node)
-    # a split by a compiled cut is kept as numbers in arrays (`engine_grown.Cuts`), a test made when read
+    # a split by a compiled cut is kept as numbers in arrays (`engine_grown.Scanned`), a test made when read
     grown = record.grown
     splits = int((grown.stop < 0).sum())
     assert grown.tests == {} and grown.numbers == {}
-    assert all(len(getattr(grown.cuts, name)) == splits for name in ("node", "attribute", "threshold", "score"))
+    assert all(len(getattr(grown.scanned, name)) == splits for name in ("node", "attribute", "threshold", "score"))
     root = tree.steps[0]
     assert grown.tests[0] is root.test and (root.test.attribute, root.test.threshold) == ("petal_length", 2.45)
     leaf = int(np.flatnonzero(grown.stop >= 0)[0])
