@@ -126,3 +126,17 @@ def test_the_fitted_tree_keeps_no_row_in_its_record():
     leaf = int(np.flatnonzero(grown.stop >= 0)[0])
     with pytest.raises(KeyError):
         grown.test(leaf)  # a leaf has no test (not the last cut's, read from row -1)
+
+
+def test_one_branch_per_value_splits_share_their_attributes_test():
+    # ID3's splits are kept as arrays with the compiled cuts (no threshold), each attribute's test
+    # made once for the tree: glass's ID3 tree (numbers as categories) tests each attribute many times.
+    tree = dtlearn.fit(dtlearn.load_dataset("glass"), "id3")
+    grown = tree.steps.record.grown
+    assert grown.tests == {} and grown.numbers == {}
+    splits = [s for s in tree.steps if s.action == SPLIT]
+    by_attribute = {}
+    for step in splits:
+        assert step.test.kind == "multiway"
+        assert by_attribute.setdefault(step.test.attribute, step.test) is step.test  # one object per attribute
+    assert len(splits) > len(by_attribute)
