@@ -12,7 +12,7 @@ import numpy as np
 
 from .conditions import ThresholdTest
 
-_CUT_FIELDS = ("node", "attribute", "threshold", "midpoint", "score", "gain", "average", "ties", "tied")
+_FIELDS = ("node", "attribute", "threshold", "midpoint", "score", "gain", "average", "ties", "tied")
 
 
 @dataclass(eq=False)
@@ -29,16 +29,16 @@ class Scanned:
     score: np.ndarray
     gain: np.ndarray
     average: np.ndarray  # the average gain the 1993 book's C4.5 compares with
-    ties: np.ndarray  # the attribute's candidates tied with the cut
-    tied: np.ndarray  # (n, bytes) the attributes tied with the cut's, a bit each (`np.packbits`)
+    ties: np.ndarray  # the attribute's candidates tied with the chosen one
+    tied: np.ndarray  # (n, bytes) the attributes tied with the chosen one's, a bit each (`np.packbits`)
 
     @classmethod
     def joined(cls, parts: list) -> "Scanned":
         if not parts:
             empty = [np.zeros(0, dtype=np.int64 if name in ("node", "attribute", "ties") else float)
-                     for name in _CUT_FIELDS[:-1]]
+                     for name in _FIELDS[:-1]]
             return cls(*empty, np.zeros((0, 0), dtype=np.uint8))
-        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _CUT_FIELDS))
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _FIELDS))
 
 
 @dataclass(eq=False)
@@ -55,7 +55,7 @@ class Grown:
     share: list = field(default_factory=list)  # (L,) each node's share of its parent's known weight
     scanned: list = field(default_factory=list)  # per level: `Scanned`; one `Scanned` after `finish`
     value_tests: dict = field(default_factory=dict)  # attribute index -> its one branch per value, shared
-    tests: dict = field(default_factory=dict)  # node index -> test of any other split (and cuts' once read)
+    tests: dict = field(default_factory=dict)  # node index -> test of a Python-scored split (and cuts' once read)
     numbers: dict = field(default_factory=dict)  # the same -> (score, gain, average, kind, tied, ties)
     surrogates: dict = field(default_factory=dict)  # node index -> surrogates found (CART)
     majority: dict = field(default_factory=dict)  # node index -> where unplaceable rows went (CART)

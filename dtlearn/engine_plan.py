@@ -96,7 +96,7 @@ class Plan:
         self.batched = [j for j in self.python if batched and encoded.kind(attributes[j]) == "categorical"
                         and subset_scan.fits(encoded, settings, attributes[j])]
         self.one_by_one = [j for j in self.python if j not in self.batched]
-        # per attribute: cut by a compiled scan (`engine_grown.Cuts`), and its row of the sorted orders
+        # per attribute: cut by a compiled scan (`engine_grown.Scanned`), and its row of the sorted orders
         self.compiled_cut = np.array([k == "threshold" and j not in self.python for j, k in enumerate(kinds)],
                                      dtype=bool)
         self.per_value = np.array([k == "multiway" and j not in self.python for j, k in enumerate(kinds)],

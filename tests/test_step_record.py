@@ -121,7 +121,7 @@ def test_the_fitted_tree_keeps_no_row_in_its_record():
     splits = int((grown.stop < 0).sum())
     assert grown.tests == {} and grown.numbers == {}
     assert all(len(getattr(grown.scanned, name)) == splits for name in ("node", "attribute", "threshold", "score"))
-    root = tree.steps[0]
+    root = tree.steps[0]  # iris's CART root: setosa apart (petal_width <= 0.8 ties; column order picks petal_length)
     assert grown.tests[0] is root.test and (root.test.attribute, root.test.threshold) == ("petal_length", 2.45)
     leaf = int(np.flatnonzero(grown.stop >= 0)[0])
     with pytest.raises(KeyError):
